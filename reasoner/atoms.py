@@ -1,0 +1,118 @@
+"""Translate validated events into input atoms of the shared vocabulary (encodings/vocabulary.lp).
+
+Every value reaches clingo as a symbol rendered by clingo itself (clingo.Function/Number/String),
+never as text pasted into a program, so nothing in an event file can change the rules.
+Events are numbered 1..n inside one solver call; their ids stay in Python.
+"""
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from clingo import Function, Number, String, Symbol
+
+from .event import Event
+
+# Hours when it is light on every day of the year at the latitudes of the five jurisdictions
+# (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
+ALWAYS_LIGHT_FROM = time(8, 30)
+ALWAYS_LIGHT_UNTIL = time(16, 15)
+
+
+def day_number(moment: datetime) -> int:
+    return moment.toordinal()
+
+
+def derive_darkness(event: Event) -> bool | None:
+    """Stated darkness wins; an event past midnight is dark; one inside the always-light hours is not."""
+    schedule = event.schedule
+    if schedule.darkness is not None:
+        return schedule.darkness
+    start, end = schedule.start, schedule.end
+    if end.date() > start.date() and end.time() > time(0, 0) or (end.date() - start.date()).days > 1:
+        return True
+    if start.date() == end.date() and start.time() >= ALWAYS_LIGHT_FROM and end.time() <= ALWAYS_LIGHT_UNTIL:
+        return False
+    return None
+
+
+def _atom(name: str, *args: Symbol | int | str) -> Symbol:
+    return Function(name, [Number(a) if isinstance(a, int) else Function(a) if isinstance(a, str) else a for a in args])
+
+
+def event_atoms(index: int, event: Event) -> list[Symbol]:
+    """The input atoms describing one event, numbered `index`."""
+    e = Number(index)
+    atoms = [_atom("event", e)]
+    add = atoms.append
+    people = event.attendance
+    add(_atom("attendance", e, people.expected_max))
+    for field in ("female", "male", "board_finding", "max_tickets"):
+        value = getattr(people, field)
+        if value is not None:
+            add(_atom(f"attendance_{field}" if field != "max_tickets" else "max_tickets", e, value))
+    start, end = event.schedule.start, event.schedule.end
+    add(_atom("starts", e, day_number(start), start.hour * 60 + start.minute))
+    add(_atom("ends", e, day_number(end), end.hour * 60 + end.minute))
+    darkness = derive_darkness(event)
+    add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
+    for kind in event.kinds:
+        add(_atom("event_kind", e, kind))
+    site = event.site
+    add(_atom("site_kind", e, site.kind))
+    add(_atom("locations", e, site.locations))
+    if site.seating_capacity is not None:
+        add(_atom("seating_capacity", e, site.seating_capacity))
+    if site.capacity is not None:
+        add(_atom("site_capacity", e, site.capacity))
+    for flag in site.flags:
+        add(_atom("site", e, flag))
+    organizer = event.organizer
+    add(_atom("organizer_kind", e, organizer.kind))
+    add(_atom("sponsor", e, organizer.sponsor))
+    if organizer.applicant_age is not None:
+        add(_atom("applicant_age", e, organizer.applicant_age))
+    if organizer.person_in_charge_age is not None:
+        add(_atom("person_in_charge_age", e, organizer.person_in_charge_age))
+    if organizer.site_interest is not None:
+        add(_atom("site_interest", e, organizer.site_interest))
+    for flag in event.flags:
+        add(_atom("feature", e, flag))
+    for service in event.special_services:
+        add(_atom("special_service", e, service))
+    for finding in event.findings:
+        add(_atom("finding", e, finding))
+    for condition in event.imposed_conditions:
+        add(_atom("imposed", e, condition))
+    for name, amount in event.provisions.items():
+        add(_atom("provided", e, name, amount))
+    application = event.application
+    if application is not None:
+        add(_atom("application_filed", e))
+        if application.filed is not None:
+            add(_atom("filed", e, application.filed.toordinal()))
+        for item in application.contents:
+            add(_atom("application_content", e, item))
+        for approval in application.approvals:
+            add(_atom("approval", e, approval))
+        insurance = application.insurance
+        offered = {
+            "liability_insurance_usd": insurance.general_liability_aggregate_usd,
+            "liability_insurance_per_occurrence_bodily_injury_usd": insurance.per_occurrence_bodily_injury_usd,
+            "liability_insurance_per_occurrence_property_damage_usd": insurance.per_occurrence_property_damage_usd,
+            "fire_legal_liability_usd": insurance.fire_legal_liability_usd,
+            "bond_usd": application.bond_usd,
+            "license_fee_usd": application.fee_paid_usd,
+        }
+        for name, amount in offered.items():
+            if amount is not None and name not in event.provisions:
+                add(_atom("provided", e, name, amount))
+        if insurance.workers_compensation:
+            add(_atom("provided", e, "workers_compensation", 1))
+        if insurance.names_government_as_insured:
+            add(_atom("feature", e, "insurance_names_government"))
+    return atoms
+
+
+def facts_program(events: list[Event]) -> str:
+    """All events as one block of facts, each atom rendered by clingo."""
+    return "".join(f"{atom}.\n" for index, event in enumerate(events, start=1) for atom in event_atoms(index, event))

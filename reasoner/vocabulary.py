@@ -1,0 +1,33 @@
+"""The shared vocabulary (reasoner/vocabulary.yaml) and the locator for packaged data."""
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+ORDINANCES = ("trempealeau", "village", "vermont", "gem", "fulton")
+
+
+def package_path(*parts: str) -> Path:
+    """A file shipped inside the installed package (encodings, clause registries)."""
+    return Path(str(resources.files("reasoner").joinpath(*parts)))
+
+
+@cache
+def vocabulary() -> dict[str, dict]:
+    with package_path("vocabulary.yaml").open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def names(section: str) -> tuple[str, ...]:
+    return tuple(vocabulary()[section])
+
+
+def encoded_ordinances() -> tuple[str, ...]:
+    """Ordinances whose encoding and registry ship with the package, in the canonical order."""
+    return tuple(
+        name for name in ORDINANCES
+        if package_path("encodings", f"{name}.lp").is_file() and package_path("clauses", f"{name}.yaml").is_file()
+    )
