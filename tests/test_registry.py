@@ -1,0 +1,63 @@
+"""Every clause an encoding cites is registered, and every registered clause quotes the ordinance verbatim."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from reasoner.registry import registry
+from reasoner.solver import encoding_text
+from reasoner.vocabulary import encoded_ordinances
+
+ORDINANCE_TEXTS = Path(__file__).resolve().parents[1].parent / "shared" / "ordinances"
+ORDINANCES = encoded_ordinances()
+
+
+def normalized(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_clause_string_in_the_encoding_is_registered(ordinance):
+    cited = set(re.findall(r'"([^"\n]+)"', re.sub(r"%.*", "", encoding_text(ordinance))))
+    missing = cited - set(registry(ordinance).clauses)
+    assert cited and not missing, f"{ordinance}: cited but not registered: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_clause_header_in_the_encoding_is_registered(ordinance):
+    headers = set(re.findall(r"^% § (\S+)", encoding_text(ordinance), flags=re.M))
+    missing = headers - set(registry(ordinance).clauses)
+    assert headers and not missing, f"{ordinance}: headers not registered: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_registered_clause_quotes_the_ordinance_verbatim(ordinance):
+    reg = registry(ordinance)
+    source_file = ORDINANCE_TEXTS / reg.source
+    if not source_file.is_file():
+        pytest.skip(f"ordinance text not available at {source_file}")
+    source = normalized(source_file.read_text(encoding="utf-8"))
+    misquoted = [c.id for c in reg.clauses.values() if normalized(c.text) not in source]
+    assert not misquoted, f"{ordinance}: clause text not found verbatim: {misquoted}"
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_clause_is_encoded_or_says_why_not(ordinance):
+    reg = registry(ordinance)
+    text = encoding_text(ordinance)
+    cited = set(re.findall(r'"([^"\n]+)"', text)) | set(re.findall(r"^% § (\S+)", text, flags=re.M))
+    silent = [c.id for c in reg.clauses.values() if c.id not in cited and not c.reason]
+    assert not silent, f"{ordinance}: clauses neither encoded nor explained: {silent}"
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_interpretation_names_a_registered_clause_and_is_emitted(ordinance):
+    reg = registry(ordinance)
+    text = encoding_text(ordinance)
+    for note in reg.interpretations.values():
+        assert note.clause in reg.clauses, f"{note.id} names unregistered clause {note.clause}"
+        assert re.search(rf"note\({ordinance},E,{note.id},", text), f"{note.id} is never emitted"
+    emitted = set(re.findall(rf"note\({ordinance},E,(\w+),", text))
+    assert emitted <= set(reg.interpretations), f"unregistered notes: {emitted - set(reg.interpretations)}"
