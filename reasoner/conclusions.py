@@ -18,7 +18,7 @@ from .registry import registry
 from .solver import solve
 from .vocabulary import vocabulary
 
-KIND_ORDER = ("regulated", "exemption", "permit_required", "permits", "obligation", "deadline", "late",
+KIND_ORDER = ("regulated", "exemption", "permit_required", "permits", "obligation", "deadline", "late", "on_time",
               "restriction", "application_requirement", "application_missing", "signers", "procedure",
               "denial_ground", "revocation_ground", "penalty", "shortfall", "interpretation")
 
@@ -70,8 +70,8 @@ def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
         item = _conclusion("alternative", rest[0], rest[3], rest[2], _unit(rest[1]), other=rest[1])
     elif name == "deadline":
         item = _conclusion("deadline", rest[0], rest[2], _date(rest[1]), "date")
-    elif name == "late":
-        item = _conclusion("late", rest[0], rest[2], rest[1], "days")
+    elif name in ("late", "on_time"):
+        item = _conclusion(name, rest[0], rest[2], rest[1], "days")
     elif name in ("restriction", "application_requirement", "application_missing", "signers", "procedure", "revocation_ground"):
         item = _conclusion(name, rest[0], rest[1])
     elif name == "denial_ground":

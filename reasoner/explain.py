@@ -1,0 +1,415 @@
+"""Explanations read off the encodings themselves.
+
+The encodings stay plain clingo. Only when an explanation is asked for, each rule
+`H :- B1, ..., Bn.` is read with clingo's AST and two kinds of record rules are added:
+
+- support:  `_why(R, H, (Vars), (PositiveAtoms)) :- B1, ..., Bn.`  (why H holds)
+- why-not:  `_reach(R, K, (Vars_K)) :- B1, ..., BK.` and
+            `_blocked(R, K+1, (Vars_K)) :- _reach(R, K, (Vars_K)), not _sat(R, K+1, (Vars_K)).`
+            (the first body literal that fails, with the values bound so far)
+
+Each rule's clause is the nearest `% § <clause>` comment above it and its sentence is the
+`%@ ...` comment right above it, so the tree quotes the law and shows the arithmetic.
+Plain evaluation never pays for these records.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from .atoms import facts_program
+from .event import Event
+from .registry import registry
+from .solver import CLINGO_OPTIONS, encoding_text
+
+INPUT_PREDICATES = {
+    "event", "attendance", "attendance_female", "attendance_male", "attendance_board_finding", "max_tickets",
+    "starts", "ends", "darkness", "no_darkness", "darkness_unknown", "event_kind", "site_kind", "locations",
+    "seating_capacity", "site_capacity", "site", "organizer_kind", "sponsor", "site_interest", "applicant_age",
+    "person_in_charge_age", "feature", "special_service", "finding", "imposed", "provided", "application_filed",
+    "filed", "application_content", "approval",
+}
+
+
+@dataclass
+class Literal:
+    node: ast.AST
+    text: str
+    positive_atom: bool
+    variables: list[str]
+
+
+@dataclass
+class Rule:
+    id: int
+    source: str          # "trempealeau" or "vocabulary"
+    line: int
+    clause: str | None
+    label: str | None
+    head: ast.AST
+    head_predicate: tuple[str, int]
+    body: list[Literal]
+    variables: list[str] = field(default_factory=list)
+
+
+def _variables(node: Any) -> list[str]:
+    found: list[str] = []
+
+    def walk(item: Any) -> None:
+        if isinstance(item, ast.AST):
+            if item.ast_type == ast.ASTType.Variable:
+                if item.name != "_" and item.name not in found:
+                    found.append(item.name)
+                return
+            for key in item.child_keys:
+                walk(getattr(item, key))
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
+            for child in item:
+                walk(child)
+
+    walk(node)
+    return found
+
+
+class _NameAnonymous(ast.Transformer):
+    """Give every `_` its own name, so the record rules can carry the atoms they match."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_Variable(self, node: ast.AST) -> ast.AST:
+        if node.name != "_":
+            return node
+        self.count += 1
+        return ast.Variable(node.location, f"Any{self.count}")
+
+
+class _Bind(ast.Transformer):
+    def __init__(self, bindings: dict[str, clingo.Symbol]):
+        self.bindings = bindings
+
+    def visit_Variable(self, node: ast.AST) -> ast.AST:
+        value = self.bindings.get(node.name)
+        return ast.SymbolicTerm(node.location, value) if value is not None else node
+
+
+def _rules_of(source: str) -> list[Rule]:
+    text = encoding_text(source)
+    lines = text.splitlines()
+    parsed: list[ast.AST] = []
+    ast.parse_string(text, parsed.append)
+    rules = []
+    for node in parsed:
+        if node.ast_type != ast.ASTType.Rule or not node.body:
+            continue
+        node = _NameAnonymous()(node)
+        if node.head.ast_type != ast.ASTType.Literal or node.head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            continue
+        line = node.location.begin.line
+        clause = label = None
+        for index in range(line - 2, -1, -1):
+            match = re.match(r"^% § (\S+)", lines[index])
+            if match:
+                clause = match.group(1)
+                break
+        above = lines[line - 2] if line >= 2 else ""
+        if above.startswith("%@"):
+            label = above[2:].strip()
+        symbol = node.head.atom.symbol
+        arity = len(symbol.arguments) if symbol.ast_type == ast.ASTType.Function else 0
+        name = symbol.name if symbol.ast_type == ast.ASTType.Function else str(symbol)
+        body = [Literal(b, str(b), b.ast_type == ast.ASTType.Literal and b.sign == ast.Sign.NoSign
+                        and b.atom.ast_type == ast.ASTType.SymbolicAtom, _variables(b)) for b in node.body]
+        rule = Rule(0, source, line, None if clause == "vocabulary" else clause, label, node.head, (name, arity), body)
+        rule.variables = _variables(node)
+        rules.append(rule)
+    return rules
+
+
+def _tuple(items: Sequence[str]) -> str:
+    return "(" + "".join(f"{item}," for item in items) + ")"
+
+
+def record_program(rules: Sequence[Rule]) -> str:
+    """The support and why-not record rules for the given rules."""
+    out = []
+    for rule in rules:
+        body = "; ".join(literal.text for literal in rule.body)
+        atoms = [literal.text for literal in rule.body if literal.positive_atom]
+        out.append(f"_why({rule.id},{rule.head},{_tuple(rule.variables)},{_tuple(atoms)}) :- {body}.")
+        bound: list[str] = []
+        out.append(f"_reach({rule.id},0,()).")
+        for k, literal in enumerate(rule.body):
+            prefix = _tuple(bound)
+            out.append(f"_sat({rule.id},{k + 1},{prefix}) :- _reach({rule.id},{k},{prefix}); {literal.text}.")
+            out.append(f"_blocked({rule.id},{k + 1},{prefix}) :- _reach({rule.id},{k},{prefix}); not _sat({rule.id},{k + 1},{prefix}).")
+            bound = bound + [v for v in literal.variables if v not in bound]
+            if k + 1 < len(rule.body):
+                out.append(f"_reach({rule.id},{k + 1},{_tuple(bound)}) :- {'; '.join(l.text for l in rule.body[:k + 1])}.")
+    return "\n".join(out)
+
+
+def load_rules(ordinances: Sequence[str]) -> list[Rule]:
+    rules = []
+    for source in ("vocabulary", *ordinances):
+        rules.extend(_rules_of(source))
+    for number, rule in enumerate(rules):
+        rule.id = number
+    return rules
+
+
+# ---------------------------------------------------------------- rendering
+
+def _show(symbol: clingo.Symbol, fmt: str = "") -> str:
+    if symbol.type == clingo.SymbolType.Number:
+        if fmt == "date":
+            return date.fromordinal(symbol.number).isoformat()
+        return f"{symbol.number:,}"
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    return str(symbol).replace("_", " ")
+
+
+def _sentence(label: str | None, bindings: dict[str, clingo.Symbol]) -> str | None:
+    if not label:
+        return None
+
+    def fill(match: re.Match) -> str:
+        name, _, fmt = match.group(1).partition(":")
+        value = bindings.get(name)
+        return _show(value, fmt) if value is not None else "…"
+
+    return re.sub(r"\{([A-Z][A-Za-z0-9_]*(?::\w+)?)\}", fill, label)
+
+
+def _bound_text(literal: Literal, bindings: dict[str, clingo.Symbol]) -> str:
+    return str(_Bind(bindings)(literal.node))
+
+
+class Explainer:
+    """Solves once with record rules, then answers why and why-not questions about one event."""
+
+    def __init__(self, event: Event, ordinances: Sequence[str]):
+        self.event = event
+        self.ordinances = tuple(ordinances)
+        self.rules = load_rules(self.ordinances)
+        self.by_id = {rule.id: rule for rule in self.rules}
+        self.derived = {rule.head_predicate for rule in self.rules}
+        control = clingo.Control(CLINGO_OPTIONS)
+        for source in ("vocabulary", *self.ordinances):
+            control.add("base", [], encoding_text(source))
+        control.add("base", [], record_program(self.rules))
+        control.add("base", [], facts_program([event]))
+        control.ground([("base", [])])
+        self.atoms: set[clingo.Symbol] = set()
+        self.support: dict[clingo.Symbol, list[tuple[Rule, dict, list]]] = defaultdict(list)
+        self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
+        with control.solve(yield_=True) as handle:
+            model = next(iter(handle))
+            for symbol in model.symbols(atoms=True):
+                self._take(symbol)
+
+    def _take(self, symbol: clingo.Symbol) -> None:
+        if symbol.name == "_why":
+            rule_id, head, values, body = symbol.arguments
+            rule = self.by_id[rule_id.number]
+            bindings = dict(zip(rule.variables, values.arguments))
+            self.support[head].append((rule, bindings, list(body.arguments)))
+        elif symbol.name == "_blocked":
+            rule_id, position, values = symbol.arguments
+            rule = self.by_id[rule_id.number]
+            bound: list[str] = []
+            for literal in rule.body[:position.number - 1]:
+                bound += [v for v in literal.variables if v not in bound]
+            self.blocked[rule.id].append((position.number, dict(zip(bound, values.arguments))))
+        elif not symbol.name.startswith("_"):
+            self.atoms.add(symbol)
+
+    # ------------------------------------------------------------ why
+
+    def _clause_info(self, clause: str | None, ordinance: str | None) -> dict[str, Any]:
+        if not clause or not ordinance:
+            return {"clause": clause}
+        found = registry(ordinance).clause(clause)
+        if not found:
+            return {"clause": clause}
+        return {"clause": clause, "heading": found.heading, "words": found.text, "reconstructed": found.reconstructed}
+
+    def _ordinance_of(self, rule: Rule, atom: clingo.Symbol) -> str | None:
+        if rule.source != "vocabulary":
+            return rule.source
+        first = atom.arguments[0] if atom.arguments else None
+        return first.name if first is not None and first.type == clingo.SymbolType.Function and first.name in self.ordinances else None
+
+    def why(self, atom: clingo.Symbol, seen: frozenset = frozenset()) -> dict[str, Any]:
+        """The derivation tree of an atom that holds."""
+        node: dict[str, Any] = {"atom": str(atom), "holds": True}
+        supports = self.support.get(atom)
+        if not supports:
+            if atom.name == "param":
+                node.update(kind="parameter", clause=atom.arguments[3].string)
+                ordinance = atom.arguments[0].name
+                node.update(self._clause_info(node["clause"], ordinance))
+            else:
+                node["kind"] = "fact" if atom.name in INPUT_PREDICATES else "given"
+            return node
+        rule, bindings, body_atoms = supports[0]
+        ordinance = self._ordinance_of(rule, atom)
+        node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}", because=_sentence(rule.label, bindings))
+        node.update(self._clause_info(rule.clause, ordinance))
+        node["conditions"] = [_bound_text(l, bindings) for l in rule.body if not l.positive_atom]
+        if atom in seen:
+            node["children"] = []
+            return node
+        node["children"] = [self.why(child, seen | {atom}) for child in body_atoms]
+        if len(supports) > 1:
+            node["other_derivations"] = len(supports) - 1
+        return node
+
+    # ------------------------------------------------------------ why not
+
+    def _head_matches(self, rule: Rule, bindings: dict, pattern: Sequence[clingo.Symbol | None]) -> bool:
+        head = _Bind(bindings)(rule.head.atom.symbol)
+        if len(head.arguments) != len(pattern):
+            return False
+        for argument, wanted in zip(head.arguments, pattern):
+            if wanted is None or argument.ast_type == ast.ASTType.Variable or _variables(argument):
+                continue
+            if argument.ast_type == ast.ASTType.SymbolicTerm and argument.symbol != wanted:
+                return False
+        return True
+
+    def _head_bindings(self, rule: Rule, pattern: Sequence[clingo.Symbol | None]) -> dict[str, clingo.Symbol]:
+        """Values the question fixes for the rule's head variables."""
+        fixed = {}
+        for argument, wanted in zip(rule.head.atom.symbol.arguments, pattern):
+            if wanted is not None and argument.ast_type == ast.ASTType.Variable:
+                fixed[argument.name] = wanted
+        return fixed
+
+    def why_not(self, name: str, pattern: Sequence[clingo.Symbol | None], depth: int = 0,
+                named: bool = False) -> dict[str, Any]:
+        """Why no atom name(pattern) holds (None in the pattern matches anything): each rule's first failed condition.
+        `named` keeps only rules whose head names the conclusion as a constant (third argument)."""
+        shown = f"{name}({', '.join('_' if p is None else str(p) for p in pattern)})"
+        node: dict[str, Any] = {"atom": shown, "holds": False, "kind": "not_derived", "attempts": []}
+        for rule in self.rules:
+            if rule.head_predicate != (name, len(pattern)):
+                continue
+            if named and rule.head.atom.symbol.arguments[2].ast_type != ast.ASTType.SymbolicTerm:
+                continue
+            deepest: dict[int, tuple[int, dict]] = {}
+            for position, bindings in self.blocked.get(rule.id, []):
+                if self._head_matches(rule, bindings, pattern):
+                    key = 0
+                    if position > deepest.get(key, (0, {}))[0]:
+                        deepest[key] = (position, bindings)
+            if not deepest:
+                continue
+            position, bindings = deepest[0]
+            bindings = {**self._head_bindings(rule, pattern), **bindings}
+            literal = rule.body[position - 1]
+            ordinance = rule.source if rule.source != "vocabulary" else None
+            attempt: dict[str, Any] = {
+                "rule": f"{rule.source}.lp:{rule.line}", "would_mean": _sentence(rule.label, bindings),
+                "failed_condition": _failed_comparison(literal, bindings) if literal.node.atom.ast_type == ast.ASTType.Comparison
+                else ("missing: " if literal.positive_atom else "") + _bound_text(literal, bindings), **self._clause_info(rule.clause, ordinance),
+            }
+            attempt["explanation"] = self._failure(literal, bindings, depth)
+            node["attempts"].append(attempt)
+        return node
+
+    def _failure(self, literal: Literal, bindings: dict, depth: int) -> Any:
+        """Why one body literal fails: recurse into derived atoms, show what holds for negated ones."""
+        if depth > 6:
+            return None
+        atom_node = literal.node.atom
+        if literal.positive_atom:
+            term = _Bind(bindings)(atom_node.symbol)
+            if term.ast_type != ast.ASTType.Function:
+                return None
+            predicate = (term.name, len(term.arguments))
+            pattern = [a.symbol if a.ast_type == ast.ASTType.SymbolicTerm else None for a in term.arguments]
+            if predicate in self.derived:
+                return self.why_not(term.name, pattern, depth + 1)
+            return {"kind": "missing_fact", "atom": str(term), "holds": False}
+        if literal.node.sign == ast.Sign.Negation and atom_node.ast_type == ast.ASTType.SymbolicAtom:
+            term = _Bind(bindings)(atom_node.symbol)
+            try:
+                symbol = clingo.parse_term(str(term))
+            except (RuntimeError, ValueError):
+                return None
+            if symbol in self.atoms:
+                return self.why(symbol)
+            matches = [a for a in self.atoms if _matches(a, symbol)]
+            return self.why(matches[0]) if matches else None
+        return {"kind": "comparison", "holds": False, "text": _failed_comparison(literal, bindings)}
+
+    # ------------------------------------------------------------ questions
+
+    def conclusion_atoms(self, ordinance: str, name: str | None = None) -> list[clingo.Symbol]:
+        """Shown conclusion atoms of one ordinance, optionally those about `name`."""
+        from .conclusions import _read  # the same reading as evaluation
+
+        found = []
+        for atom in sorted(self.atoms):
+            if not atom.arguments or atom.arguments[0] != clingo.Function(ordinance) or atom.name in ("param",):
+                continue
+            read = _read(atom)
+            if read is None:
+                continue
+            if name is None or name in (atom.name, read[2]["name"], read[2]["kind"]):
+                found.append(atom)
+        return found
+
+
+NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "=": "!=", "!=": "="}
+
+
+def _failed_comparison(literal: Literal, bindings: dict[str, clingo.Symbol]) -> str:
+    """A failed comparison as the fact that holds instead: `1999 >= 2000` becomes `1,999 < 2,000`."""
+    text = _bound_text(literal, bindings)
+    match = re.fullmatch(r"(-?\d+) (>=|>|<=|<|=|!=) (-?\d+)", text)
+    if not match:
+        return f"not ({text})"
+    left, operator, right = match.groups()
+    return f"{int(left):,} {NEGATED[operator]} {int(right):,}"
+
+
+def _matches(atom: clingo.Symbol, wanted: clingo.Symbol) -> bool:
+    return atom.name == wanted.name and len(atom.arguments) == len(wanted.arguments)
+
+
+# Output predicates whose third argument names the conclusion, for why-not questions by name.
+NAMED_PREDICATES = {"obligation": 5, "exempt": 4, "restriction": 4, "application_requirement": 4, "denial_ground": 5,
+                    "revocation_ground": 4, "deadline": 5, "penalty": 7, "procedure": 4, "note": 4, "shortfall": 6,
+                    "late": 5, "application_missing": 4}
+WHOLE_PREDICATES = {"permit_required": 3, "regulated": 3, "permits": 4}
+
+
+def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
+    """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
+    and, when a named conclusion does not hold, why not."""
+    explainer = Explainer(event, [ordinance])
+    atoms = explainer.conclusion_atoms(ordinance, conclusion)
+    result: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
+                              "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
+    if conclusion and not atoms:
+        o, e = clingo.Function(ordinance), clingo.Number(1)
+        if conclusion in WHOLE_PREDICATES:
+            arity = WHOLE_PREDICATES[conclusion]
+            result["why_not"].append(explainer.why_not(conclusion, [o, e] + [None] * (arity - 2)))
+        else:
+            for predicate, arity in NAMED_PREDICATES.items():
+                pattern = [o, e, clingo.Function(conclusion)] + [None] * (arity - 3)
+                answer = explainer.why_not(predicate, pattern, named=True)
+                if answer["attempts"]:
+                    result["why_not"].append(answer)
+    return result

@@ -1,0 +1,199 @@
+"""Rendering for people (rich). This module owns the Console; JSON output is printed by the CLI as is."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from .registry import registry
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+STATUS_STYLE = {"permit_required": "bold red", "exempt": "bold green", "not_regulated": "bold green"}
+
+
+def words(name: str) -> str:
+    return str(name).replace("_", " ")
+
+
+def amount(value: Any, unit: str | None) -> str:
+    if value is None:
+        return "required"
+    if isinstance(value, int):
+        if unit == "usd":
+            return f"${value:,}"
+        return f"{value:,}" + (f" {unit}" if unit and unit not in ("count",) else "")
+    return str(value)
+
+
+def _cite(item: dict[str, Any]) -> str:
+    return ", ".join(item["clauses"])
+
+
+def _status_line(result: dict[str, Any]) -> Text:
+    reg = registry(result["ordinance"])
+    term = reg.permit_term
+    items = result["conclusions"]
+    status = result["status"]
+    if status == "permit_required":
+        clause = next(c for c in items if c["kind"] == "permit_required")
+        permits = next((c for c in items if c["kind"] == "permits"), None)
+        count = f" ({permits['value']} {term}{'s' if permits['value'] != 1 else ''}, {_cite(permits)})" if permits else ""
+        return Text.assemble((f"{term.upper()} REQUIRED", STATUS_STYLE[status]), f" — {_cite(clause)}{count}")
+    if status == "exempt":
+        found = [c for c in items if c["kind"] == "exemption"]
+        reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
+        return Text.assemble(("EXEMPT", STATUS_STYLE[status]), f" — {reasons}")
+    return Text.assemble((f"NO {term.upper()} REQUIRED", STATUS_STYLE[status]), " — the event is below what the ordinance regulates")
+
+
+def _obligations(items: list[dict[str, Any]]) -> Table | None:
+    rows = [c for c in items if c["kind"] == "obligation"]
+    if not rows:
+        return None
+    shortfalls = {c["name"]: c for c in items if c["kind"] == "shortfall"}
+    table = Table(title="Obligations", title_justify="left", expand=False)
+    for column in ("obligation", "required", "", "clause", "provided"):
+        table.add_column(column)
+    for row in rows:
+        short = shortfalls.get(row["name"])
+        alternative = f" (or {amount(row['alternative']['value'], None)} {words(row['alternative']['name'])})" if row.get("alternative") else ""
+        provided = Text(f"SHORT by {amount(short['value'], short['unit'])} (provides {amount(short['provided'], short['unit'])})", style="bold red") if short else Text("")
+        modality = Text("may be required", style="yellow") if row["modality"] == "may" else Text("shall")
+        table.add_row(words(row["name"]), amount(row["value"], row["unit"]) + alternative, modality, _cite(row), provided)
+    return table
+
+
+SECTIONS = (
+    ("deadline", "Deadlines"), ("late", "Filed late"), ("on_time", "Filed on time"), ("restriction", "Operating restrictions"),
+    ("application_missing", "Missing from the application"), ("application_requirement", "The application must contain"),
+    ("signers", "Sworn and signed by"), ("procedure", "Procedure"), ("denial_ground", "Grounds for denial met"),
+    ("revocation_ground", "Revocation grounds"), ("penalty", "Penalties"), ("interpretation", "Interpretations"),
+)
+
+
+def _line(item: dict[str, Any]) -> str:
+    kind = item["kind"]
+    if kind == "deadline":
+        return f"{words(item['name'])}: {item['value']}"
+    if kind == "late":
+        return f"{words(item['name'])}: {item['value']} day(s) after the deadline"
+    if kind == "on_time":
+        return f"{words(item['name'])}: {item['value']} day(s) before the deadline"
+    if kind == "penalty":
+        span = f" ${item['min']:,}–${item['max']:,}" if item.get("max") else ""
+        return f"{words(item['name'])}{span}"
+    if kind == "denial_ground":
+        return f"{words(item['name'])} ({'may deny' if item['modality'] == 'may' else 'shall not issue'})"
+    if kind == "interpretation":
+        return f"{words(item['name'])}: {item.get('text') or ''}"
+    return words(item["name"])
+
+
+def result_panel(result: dict[str, Any]) -> Panel:
+    items = result["conclusions"]
+    parts: list[Any] = [_status_line(result)]
+    table = _obligations(items)
+    if table:
+        parts.append(table)
+    for kind, heading in SECTIONS:
+        found = [c for c in items if c["kind"] == kind]
+        if found:
+            lines = Text(f"{heading}:\n", style="bold")
+            for item in found:
+                lines.append(f"  • {_line(item)}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
+            parts.append(lines)
+    title = f"{result['event']} — {result['jurisdiction']}: {result['title']}"
+    return Panel(Group(*parts), title=title, title_align="left")
+
+
+def print_results(results: list[dict[str, Any]]) -> None:
+    for result in results:
+        console.print(result_panel(result))
+
+
+# ---------------------------------------------------------------- explanations
+
+def _node_label(node: dict[str, Any]) -> Text:
+    text = Text()
+    if node.get("kind") == "comparison":
+        return Text(f"fails: {node['text']}", style="bold red")
+    if node.get("kind") == "missing_fact":
+        return Text(f"no such fact in the event file: {node['atom']}", style="red")
+    if node.get("kind") == "not_derived":
+        return Text(f"does not hold: {node['atom']}", style="bold red")
+    text.append(node["atom"], style="bold" if node.get("kind") == "derived" else "dim")
+    if node.get("clause"):
+        text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
+    if node.get("kind") == "fact":
+        text.append("  (from the event file)", style="dim")
+    if node.get("because"):
+        text.append(f"\n{node['because']}", style="green")
+    if node.get("conditions") and not node.get("because"):
+        text.append("\nwith " + "; ".join(node["conditions"]), style="dim")
+    if node.get("heading"):
+        text.append(f"\n{node['heading']}: “{node['words']}”", style="italic")
+    return text
+
+
+def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | None = None) -> None:
+    """Add a node; each clause is quoted once and each derived atom expanded once per tree."""
+    shown = set() if shown is None else shown
+    if node.get("clause") in quoted and node.get("heading"):
+        node = {**node, "heading": None}
+    elif node.get("clause"):
+        quoted.add(node["clause"])
+    if node.get("kind") == "derived" and node["atom"] in shown:
+        tree.add(Text(f"{node['atom']}  (derived above)", style="dim"))
+        return
+    if node.get("kind") == "derived":
+        shown.add(node["atom"])
+    branch = tree.add(_node_label(node))
+    for child in node.get("children", []):
+        _grow(branch, child, quoted, shown)
+    for attempt in node.get("attempts", []):
+        label = Text(f"rule {attempt['rule']}", style="dim")
+        if attempt.get("clause"):
+            label.append(f"  [{attempt['clause']}]", style="cyan")
+        if attempt.get("would_mean"):
+            label.append(f"\nwould need: {attempt['would_mean']}", style="yellow")
+        label.append(f"\nfailed: {attempt['failed_condition']}", style="red")
+        sub = branch.add(label)
+        explanation = attempt.get("explanation")
+        if explanation and explanation.get("kind") in ("derived", "not_derived", "fact", "given", "parameter"):
+            _grow(sub, explanation, quoted, shown)
+
+
+def print_explanation(report: dict[str, Any]) -> None:
+    wanted = report["conclusion"] or "every conclusion"
+    root = Tree(Text(f"{report['event']} under {report['ordinance']}: {wanted}", style="bold"))
+    quoted: set[str] = set()
+    shown: set[str] = set()
+    for node in report["trees"] + report["why_not"]:
+        _grow(root, node, quoted, shown)
+    if report["conclusion"] and not report["trees"] and not report["why_not"]:
+        root.add(Text(f"no rule of this ordinance concludes {report['conclusion']!r}", style="yellow"))
+    console.print(root)
+
+
+def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
+    reg = registry(ordinance)
+    if clause_id:
+        clause = reg.clauses[clause_id]
+        flags = [clause.numbering] + ([] if clause.operative else ["non-operative"])
+        body = Text.assemble((f"{clause.id} {clause.heading}", "bold"), f"  ({', '.join(flags)})\n\n", clause.text)
+        if clause.reason:
+            body.append(f"\n\nNote: {clause.reason}", style="dim")
+        console.print(Panel(body, title=f"{reg.jurisdiction}: {reg.title}", title_align="left"))
+        return
+    table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left")
+    for column in ("clause", "heading", "numbering", "operative"):
+        table.add_column(column)
+    for clause in reg.clauses.values():
+        table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
+    console.print(table)
