@@ -1,0 +1,119 @@
+"""The command line, driven through click's CliRunner."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+from reasoner.event import Event
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = str(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
+BAD = Path(__file__).parent / "bad_events"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_evaluate_prints_the_license_obligations_and_shortfalls():
+    result = run("evaluate", EXAMPLE, "-o", "trempealeau")
+    assert result.exit_code == 0
+    out = result.output
+    assert "LICENSE REQUIRED — 6.01(2)(a)" in out
+    assert "SHORT by 2" in out and "toilets" in out
+    assert "application filing: 2027-06-16" in out
+
+
+def test_evaluate_json_has_the_documented_shape():
+    result = run("evaluate", EXAMPLE, "-o", "trempealeau", "--format", "json")
+    assert result.exit_code == 0
+    [record] = json.loads(result.output)
+    assert set(record) == {"event", "ordinance", "jurisdiction", "title", "status", "permit_required", "conclusions"}
+    assert record["permit_required"] is True and record["status"] == "permit_required"
+    for conclusion in record["conclusions"]:
+        assert {"kind", "name", "value", "unit", "modality", "clauses"} <= set(conclusion)
+        assert conclusion["clauses"]
+    toilets = next(c for c in record["conclusions"] if c["kind"] == "obligation" and c["name"] == "toilets")
+    assert (toilets["value"], toilets["unit"], toilets["modality"], toilets["clauses"]) == (12, "count", "shall", ["6.01(3)3"])
+
+
+def test_the_same_input_gives_byte_identical_json():
+    first = run("evaluate", EXAMPLE, "--format", "json").output
+    assert first == run("evaluate", EXAMPLE, "--format", "json").output
+
+
+def test_filed_option_checks_another_filing_date():
+    result = run("evaluate", EXAMPLE, "-o", "trempealeau", "--filed", "2027-06-17", "--format", "json")
+    [record] = json.loads(result.output)
+    late = [c for c in record["conclusions"] if c["kind"] == "late"]
+    assert late == [{"kind": "late", "name": "application_filing", "value": 1, "unit": "days", "modality": None,
+                     "clauses": ["6.01(4)(a)"]}]
+
+
+def test_without_ordinance_every_encoded_ordinance_is_evaluated():
+    from reasoner.vocabulary import encoded_ordinances
+
+    records = json.loads(run("evaluate", EXAMPLE, "--format", "json").output)
+    assert [r["ordinance"] for r in records] == list(encoded_ordinances())
+
+
+@pytest.mark.parametrize("bad", ["wrong_type.yaml", "negative_attendance.yaml", "end_before_start.yaml",
+                                 "unknown_field.yaml", "malformed.yaml", "empty.yaml"])
+def test_a_bad_file_exits_2_with_a_message_and_no_traceback(bad):
+    result = CliRunner().invoke(main, ["evaluate", str(BAD / bad)])
+    assert result.exit_code == 2
+    assert bad in result.output and "error:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_unknown_ordinance_exits_2():
+    result = CliRunner().invoke(main, ["evaluate", EXAMPLE, "-o", "atlantis"])
+    assert result.exit_code == 2 and "unknown ordinance 'atlantis'" in result.output
+
+
+def test_explain_shows_the_arithmetic_and_the_clause_words():
+    result = run("explain", EXAMPLE, "toilets", "-o", "trempealeau")
+    assert result.exit_code == 0
+    out = " ".join(result.output.translate(str.maketrans("", "", "│├└─")).split())
+    assert "3,500 persons / 300 per toilet, rounded up = 12 toilets." in out
+    assert "at the rate of at least one toilet for every 300 persons" in out
+    assert "(numbering reconstructed)" in out
+
+
+def test_explain_says_why_a_conclusion_does_not_hold():
+    result = run("explain", EXAMPLE, "nurses", "-o", "trempealeau")
+    assert result.exit_code == 0
+    assert "3,500 < 5,000" in result.output
+
+
+def test_explain_json_is_a_tree():
+    reports = json.loads(run("explain", EXAMPLE, "bond_usd", "-o", "trempealeau", "--format", "json").output)
+    [report] = reports
+    assert report["holds"] is False
+    attempt = report["why_not"][0]["attempts"][0]
+    assert attempt["clause"] == "6.01(3)13" and attempt["failed_condition"] == "3,500 <= 5,000"
+
+
+def test_clauses_lists_and_shows_the_registry():
+    listing = run("clauses", "trempealeau")
+    assert listing.exit_code == 0 and "6.01(3)13" in listing.output
+    shown = run("clauses", "trempealeau", "6.01(3)5", "--format", "json")
+    [data] = json.loads(shown.output)
+    assert data["clauses"][0]["heading"] == "First aid, ambulance and nurses"
+    assert CliRunner().invoke(main, ["clauses", "trempealeau", "9.99"]).exit_code == 2
+
+
+def test_schema_is_the_event_models_json_schema():
+    schema = json.loads(run("schema").output)
+    assert schema == Event.model_json_schema()
+    assert "expected_max" in schema["$defs"]["Attendance"]["properties"]
+
+
+def test_every_command_has_help_text_and_an_example():
+    for name, command in main.commands.items():
+        assert command.help and "Example: reasoner" in command.help, name
+        assert run(name, "--help").exit_code == 0

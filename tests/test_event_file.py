@@ -1,0 +1,57 @@
+"""Bad event files give one clear message naming the file, the field and what was wrong."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reasoner.event import EventFileError, load_events
+
+BAD = Path(__file__).parent / "bad_events"
+EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
+
+CASES = [
+    ("wrong_type.yaml", "attendance.expected_max", "valid integer"),
+    ("negative_attendance.yaml", "attendance.expected_max", "greater than or equal to 0"),
+    ("end_before_start.yaml", "schedule", "must be after start"),
+    ("unknown_field.yaml", "attendance.expected_minimum", "Extra inputs are not permitted"),
+    ("malformed.yaml", "", "malformed YAML at line"),
+    ("unknown_kind.yaml", "kinds[0]", "'festival'"),
+    ("missing_attendance.yaml", "attendance", "Field required"),
+    ("empty.yaml", "", "the file is empty"),
+    ("second_record_bad.json", "[1].schedule", "must be after start"),
+]
+
+
+@pytest.mark.parametrize("name, field, words", CASES, ids=[c[0] for c in CASES])
+def test_a_bad_file_names_the_file_the_field_and_the_problem(name, field, words):
+    with pytest.raises(EventFileError) as caught:
+        load_events(BAD / name)
+    message = str(caught.value)
+    assert str(BAD / name) in message
+    assert field in message and words in message, message
+
+
+def test_a_missing_file_is_an_event_file_error():
+    with pytest.raises(EventFileError, match="cannot read file"):
+        load_events(BAD / "no-such-file.yaml")
+
+
+def test_non_utf8_bytes_are_reported(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"id: caf\xe9\n")
+    with pytest.raises(EventFileError, match="not UTF-8"):
+        load_events(path)
+
+
+def test_duplicate_ids_in_one_file_are_reported(tmp_path):
+    record = '{"id": "same", "attendance": {"expected_max": 1}, "schedule": {"start": "2027-01-01T10:00", "end": "2027-01-01T11:00"}}'
+    path = tmp_path / "dupes.json"
+    path.write_text(f"[{record}, {record}]")
+    with pytest.raises(EventFileError, match="duplicate event id 'same'"):
+        load_events(path)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_bundled_example_is_valid(path):
+    assert load_events(path)
