@@ -55,3 +55,25 @@ def test_duplicate_ids_in_one_file_are_reported(tmp_path):
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_every_bundled_example_is_valid(path):
     assert load_events(path)
+
+
+def _field_paths(model, prefix=""):
+    import pydantic
+
+    for name, field in model.model_fields.items():
+        path = f"{prefix}{name}"
+        yield path
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+            yield from _field_paths(annotation, f"{path}.")
+        for arg in getattr(annotation, "__args__", ()):
+            if isinstance(arg, type) and issubclass(arg, pydantic.BaseModel):
+                yield from _field_paths(arg, f"{path}.")
+
+
+def test_every_field_of_the_event_format_is_documented():
+    from reasoner.event import Event
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "event-format.md").read_text(encoding="utf-8")
+    undocumented = [p for p in _field_paths(Event) if p not in doc and p.rsplit(".", 1)[-1] not in doc]
+    assert not undocumented, undocumented
