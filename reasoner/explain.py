@@ -189,8 +189,18 @@ def _sentence(label: str | None, bindings: dict[str, clingo.Symbol]) -> str | No
     return re.sub(r"\{([A-Z][A-Za-z0-9_]*(?::\w+)?)\}", fill, label)
 
 
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\b[A-Z][A-Za-z0-9_\']*\b')
+
+
 def _bound_text(literal: Literal, bindings: dict[str, clingo.Symbol]) -> str:
-    return str(_Bind(bindings)(literal.node))
+    """The literal as clingo prints it, with bound variables replaced by their values."""
+
+    def replace(match: re.Match) -> str:
+        token = match.group(0)
+        value = bindings.get(token) if not token.startswith('"') else None
+        return str(value) if value is not None else token
+
+    return _TOKEN.sub(replace, literal.text)
 
 
 class Explainer:
@@ -209,6 +219,7 @@ class Explainer:
         control.add("base", [], facts_program([event]))
         control.ground([("base", [])])
         self.atoms: set[clingo.Symbol] = set()
+        self.trees: dict[clingo.Symbol, dict[str, Any]] = {}
         self.support: dict[clingo.Symbol, list[tuple[Rule, dict, list]]] = defaultdict(list)
         self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
         with control.solve(yield_=True) as handle:
@@ -249,7 +260,14 @@ class Explainer:
         return first.name if first is not None and first.type == clingo.SymbolType.Function and first.name in self.ordinances else None
 
     def why(self, atom: clingo.Symbol, seen: frozenset = frozenset()) -> dict[str, Any]:
-        """The derivation tree of an atom that holds."""
+        """The derivation tree of an atom that holds (trees are shared between the conclusions that use them)."""
+        if atom in self.trees:
+            return self.trees[atom]
+        node = self._why(atom, seen)
+        self.trees[atom] = node
+        return node
+
+    def _why(self, atom: clingo.Symbol, seen: frozenset) -> dict[str, Any]:
         node: dict[str, Any] = {"atom": str(atom), "holds": True}
         supports = self.support.get(atom)
         if not supports:

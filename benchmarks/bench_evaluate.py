@@ -1,0 +1,63 @@
+"""How long one evaluation takes, with and without explanation records, side by side in one run.
+
+Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200]
+Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from reasoner.conclusions import evaluate
+from reasoner.event import load_events, parse_events
+from reasoner.explain import explain
+from reasoner.vocabulary import encoded_ordinances
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
+
+
+def median_ms(action, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def synthetic(count: int):
+    records = [{"id": f"e{i}", "attendance": {"expected_max": 100 + 37 * i},
+                "schedule": {"start": "2027-07-16T12:00", "end": f"2027-07-{16 + i % 3}T23:00"}} for i in range(count)]
+    return parse_events(records, "synthetic")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--events", type=int, default=200)
+    args = parser.parse_args()
+    event = load_events(EXAMPLE)
+    ordinances = encoded_ordinances()
+    print(f"ordinances: {', '.join(ordinances)}; median of {args.repeat} runs")
+    rows = [
+        ("evaluate 1 event, trempealeau", lambda: evaluate(event, ["trempealeau"])),
+        (f"evaluate 1 event, all {len(ordinances)}", lambda: evaluate(event, ordinances)),
+        ("explain 1 event, trempealeau (records)", lambda: explain(event[0], "trempealeau")),
+    ]
+    for label, action in rows:
+        print(f"  {label:<45} {median_ms(action, args.repeat):8.1f} ms")
+    many = synthetic(args.events)
+    elapsed = median_ms(lambda: evaluate(many, ordinances), max(3, args.repeat // 2))
+    print(f"  evaluate {args.events} events in one call, all  {elapsed:8.1f} ms  ({args.events / elapsed * 1000:,.0f} events/s)")
+    command = [sys.executable, "-m", "reasoner.cli", "evaluate", str(EXAMPLE), "--format", "json"]
+    process = median_ms(lambda: subprocess.run(command, check=True, capture_output=True), args.repeat)
+    print(f"  {'whole process: reasoner evaluate --format json':<45} {process:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
