@@ -80,7 +80,7 @@ def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
         unit = None if rest[3] == "none" else rest[3]
         item = _conclusion("penalty", rest[0], rest[4], rest[2] or None, unit, "may", min=rest[1] or None, max=rest[2] or None)
     elif name == "shortfall":
-        item = _conclusion("shortfall", rest[0], rest[3], rest[1] - rest[2], _unit(rest[0]), required=rest[1], provided=rest[2])
+        item = _conclusion("shortfall", rest[0], rest[3], abs(rest[1] - rest[2]), _unit(rest[0]), required=rest[1], provided=rest[2])
     elif name == "note":
         interpretation = registry(ordinance).interpretations.get(rest[0])
         item = _conclusion("interpretation", rest[0], rest[1], text=interpretation.text if interpretation else None)

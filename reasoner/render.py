@@ -63,7 +63,10 @@ def _obligations(items: list[dict[str, Any]]) -> Table | None:
     for row in rows:
         short = shortfalls.get(row["name"])
         alternative = f" (or {amount(row['alternative']['value'], None)} {words(row['alternative']['name'])})" if row.get("alternative") else ""
-        provided = Text(f"SHORT by {amount(short['value'], short['unit'])} (provides {amount(short['provided'], short['unit'])})", style="bold red") if short else Text("")
+        provided = Text("")
+        if short:
+            verdict = "OVER the limit by" if short["provided"] > short["required"] else "SHORT by"
+            provided = Text(f"{verdict} {amount(short['value'], short['unit'])} (provides {amount(short['provided'], short['unit'])})", style="bold red")
         modality = Text("may be required", style="yellow") if row["modality"] == "may" else Text("shall")
         table.add_row(words(row["name"]), amount(row["value"], row["unit"]) + alternative, modality, _cite(row), provided)
     return table
