@@ -61,3 +61,19 @@ def test_every_interpretation_names_a_registered_clause_and_is_emitted(ordinance
         assert re.search(rf"note\({ordinance},E,{note.id},", text), f"{note.id} is never emitted"
     emitted = set(re.findall(rf"note\({ordinance},E,(\w+),", text))
     assert emitted <= set(reg.interpretations), f"unregistered notes: {emitted - set(reg.interpretations)}"
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_conclusion_about_a_bundled_example_cites_a_registered_clause(path):
+    from reasoner.conclusions import evaluate
+    from reasoner.event import load_events
+
+    for result in evaluate(load_events(path), ORDINANCES):
+        clauses = registry(result["ordinance"]).clauses
+        for conclusion in result["conclusions"]:
+            assert conclusion["clauses"], conclusion
+            unregistered = [c for c in conclusion["clauses"] if c not in clauses]
+            assert not unregistered, (result["ordinance"], conclusion)
