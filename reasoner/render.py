@@ -27,7 +27,7 @@ def amount(value: Any, unit: str | None) -> str:
     if isinstance(value, int):
         if unit == "usd":
             return f"${value:,}"
-        return f"{value:,}" + (f" {unit}" if unit and unit not in ("count",) else "")
+        return f"{value:,}" + (f" {words(unit)}" if unit and unit not in ("count",) else "")
     return str(value)
 
 
@@ -89,8 +89,13 @@ def _line(item: dict[str, Any]) -> str:
     if kind == "on_time":
         return f"{words(item['name'])}: {item['value']} day(s) before the deadline"
     if kind == "penalty":
-        span = f" ${item['min']:,}–${item['max']:,}" if item.get("max") else ""
-        return f"{words(item['name'])}{span}"
+        low, high, unit = item.get("min"), item.get("max"), item.get("unit")
+        if high is None:
+            return words(item["name"])
+        top = amount(high, unit)
+        if low == high:
+            return f"{words(item['name'])} {top}"
+        return f"{words(item['name'])} {amount(low, unit)}–{top}" if low else f"{words(item['name'])} up to {top}"
     if kind == "denial_ground":
         return f"{words(item['name'])} ({'may deny' if item['modality'] == 'may' else 'shall not issue'})"
     if kind == "interpretation":

@@ -117,3 +117,9 @@ def test_every_command_has_help_text_and_an_example():
     for name, command in main.commands.items():
         assert command.help and "Example: reasoner" in command.help, name
         assert run(name, "--help").exit_code == 0
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "facts" / "events").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_bundled_example_renders_as_text_under_every_ordinance(path):
+    result = run("evaluate", str(path))
+    assert result.exit_code == 0 and "REQUIRED" in result.output or "EXEMPT" in result.output
