@@ -10,7 +10,7 @@ from datetime import datetime, time
 
 from clingo import Function, Number, String, Symbol
 
-from .event import Event
+from .event import Event, Range
 
 # Hours when it is light on every day of the year at the latitudes of the five jurisdictions
 # (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
@@ -44,8 +44,10 @@ def event_atoms(index: int, event: Event) -> list[Symbol]:
     e = Number(index)
     atoms = [_atom("event", e)]
     add = atoms.append
+    unknown = set(event.unknown)  # facts left open: reasoner/unknowns.py adds choices for them
     people = event.attendance
-    add(_atom("attendance", e, people.expected_max))
+    if not isinstance(people.expected_max, Range):
+        add(_atom("attendance", e, people.expected_max))
     for field in ("female", "male", "board_finding", "max_tickets"):
         value = getattr(people, field)
         if value is not None:
@@ -54,26 +56,30 @@ def event_atoms(index: int, event: Event) -> list[Symbol]:
     add(_atom("starts", e, day_number(start), start.hour * 60 + start.minute))
     add(_atom("ends", e, day_number(end), end.hour * 60 + end.minute))
     darkness = derive_darkness(event)
-    add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
+    if "schedule.darkness" not in unknown:
+        add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
     for kind in event.kinds:
         add(_atom("event_kind", e, kind))
     site = event.site
-    add(_atom("site_kind", e, site.kind))
+    if "site.kind" not in unknown:
+        add(_atom("site_kind", e, site.kind))
     add(_atom("locations", e, site.locations))
-    if site.seating_capacity is not None:
+    if site.seating_capacity is not None and not isinstance(site.seating_capacity, Range):
         add(_atom("seating_capacity", e, site.seating_capacity))
     if site.capacity is not None:
         add(_atom("site_capacity", e, site.capacity))
     for flag in site.flags:
         add(_atom("site", e, flag))
     organizer = event.organizer
-    add(_atom("organizer_kind", e, organizer.kind))
-    add(_atom("sponsor", e, organizer.sponsor))
-    if organizer.applicant_age is not None:
-        add(_atom("applicant_age", e, organizer.applicant_age))
-    if organizer.person_in_charge_age is not None:
-        add(_atom("person_in_charge_age", e, organizer.person_in_charge_age))
-    if organizer.site_interest is not None:
+    if "organizer.kind" not in unknown:
+        add(_atom("organizer_kind", e, organizer.kind))
+    if "organizer.sponsor" not in unknown:
+        add(_atom("sponsor", e, organizer.sponsor))
+    for field in ("applicant_age", "person_in_charge_age"):
+        value = getattr(organizer, field)
+        if value is not None and not isinstance(value, Range):
+            add(_atom(field, e, value))
+    if organizer.site_interest is not None and "organizer.site_interest" not in unknown:
         add(_atom("site_interest", e, organizer.site_interest))
     for flag in event.flags:
         add(_atom("feature", e, flag))

@@ -23,16 +23,54 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Range(Strict):
+    """A number known only to lie between min and max (both included)."""
+
+    min: int = Field(ge=0, le=10_000_000)
+    max: int = Field(ge=0, le=10_000_000)
+
+    @model_validator(mode="after")
+    def ordered(self) -> "Range":
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+def _number_or_range(upper: int):
+    """A whole number from 0 to `upper`, a range {min, max}, or `unknown` (anywhere from 0 to `upper`)."""
+
+    def convert(value: Any) -> Any:
+        if value is None or isinstance(value, Range):
+            return value
+        if value == "unknown":
+            return Range(min=0, max=upper)
+        if isinstance(value, dict):
+            return Range.model_validate(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("must be a whole number, a range {min: ..., max: ...} or unknown")
+        if not 0 <= value <= upper:
+            raise ValueError(f"must be a whole number from 0 to {upper:,}")
+        return value
+
+    return convert
+
+
 class Attendance(Strict):
-    expected_max: int = Field(ge=0, le=10_000_000, description="Actual or reasonably anticipated peak number of people present at any one time.")
+    expected_max: int | Range = Field(description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
     max_tickets: int | None = Field(None, ge=0, le=10_000_000, description="Maximum number of tickets to be sold.")
 
+    _peak = field_validator("expected_max", mode="before")(_number_or_range(10_000_000))
+
+    @property
+    def peak_at_most(self) -> int:
+        return self.expected_max.max if isinstance(self.expected_max, Range) else self.expected_max
+
     @model_validator(mode="after")
     def split_within_peak(self) -> "Attendance":
-        if self.female is not None and self.male is not None and self.female + self.male > self.expected_max:
+        if self.female is not None and self.male is not None and self.female + self.male > self.peak_at_most:
             raise ValueError(f"female ({self.female}) + male ({self.male}) exceeds expected_max ({self.expected_max})")
         return self
 
@@ -58,7 +96,9 @@ class Schedule(Strict):
 
 class Site(Strict):
     kind: _choice("site_kinds") = Field("open_land", description="What kind of place hosts the event.")
-    seating_capacity: int | None = Field(None, ge=0, le=10_000_000, description="Permanent maximum seating capacity of the structure.")
+    seating_capacity: int | Range | None = Field(None, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
+
+    _seating = field_validator("seating_capacity", mode="before")(_number_or_range(10_000_000))
     capacity: int | None = Field(None, ge=0, le=10_000_000, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
     locations: int = Field(1, ge=1, le=1000, description="Number of separate locations the event uses.")
     flags: list[_choice("site_flags")] = Field(default_factory=list, description="Facts about the site that hold.")
@@ -67,8 +107,10 @@ class Site(Strict):
 class Organizer(Strict):
     kind: _choice("organizer_kinds") = Field("individual", description="Legal form of the organizer.")
     sponsor: _choice("sponsor_kinds") = Field("private", description="Who sponsors the event.")
-    applicant_age: int | None = Field(None, ge=0, le=150)
-    person_in_charge_age: int | None = Field(None, ge=0, le=150)
+    applicant_age: int | Range | None = Field(None, description="Age of the applicant (a number, a range, or `unknown`).")
+    person_in_charge_age: int | Range | None = Field(None, description="Age of the person in charge (a number, a range, or `unknown`).")
+
+    _ages = field_validator("applicant_age", "person_in_charge_age", mode="before")(_number_or_range(120))
     site_interest: _choice("site_interests") | None = Field(None, description="The applicant's interest in the site.")
 
 
@@ -104,6 +146,53 @@ class Event(Strict):
     provisions: dict[_choice("obligations"), int] = Field(default_factory=dict, description="What the organizer will provide, by obligation name.")
     findings: list[_choice("findings")] = Field(default_factory=list, description="Findings of the authority (grounds it has found).")
     imposed_conditions: list[_choice("obligations")] = Field(default_factory=list, description="Discretionary conditions the authority has imposed.")
+    unknown: list[str] = Field(default_factory=list, description="Facts not known yet, by path: flags.NAME, site.flags.NAME, special_services.NAME, findings.NAME, kinds.NAME, application.contents.NAME, approvals.NAME, schedule.darkness, site.kind, organizer.kind, organizer.sponsor, organizer.site_interest.")
+
+    @field_validator("unknown")
+    @classmethod
+    def known_paths(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            if path not in unknown_paths():
+                raise ValueError(f"{path!r} is not a fact that can be unknown; see docs/event-format.md")
+        if len(set(paths)) != len(paths):
+            raise ValueError("a fact is listed twice")
+        return paths
+
+    @model_validator(mode="after")
+    def unknown_is_not_also_stated(self) -> "Event":
+        stated = {f"flags.{f}" for f in self.flags} | {f"site.flags.{f}" for f in self.site.flags} \
+            | {f"special_services.{s}" for s in self.special_services} | {f"findings.{f}" for f in self.findings} \
+            | {f"kinds.{k}" for k in self.kinds}
+        if self.application:
+            stated |= {f"application.contents.{c}" for c in self.application.contents}
+            stated |= {f"approvals.{a}" for a in self.application.approvals}
+        if self.schedule.darkness is not None:
+            stated.add("schedule.darkness")
+        both = sorted(stated & set(self.unknown))
+        if both:
+            raise ValueError(f"stated and also listed as unknown: {', '.join(both)}")
+        return self
+
+    @property
+    def has_unknowns(self) -> bool:
+        ranges = (self.attendance.expected_max, self.site.seating_capacity, self.organizer.applicant_age,
+                  self.organizer.person_in_charge_age)
+        return bool(self.unknown) or any(isinstance(value, Range) for value in ranges)
+
+
+# What `unknown` may name: each a yes/no fact, except the enumerated ones whose value is open.
+UNKNOWN_ENUMS = {"site.kind": "site_kinds", "organizer.kind": "organizer_kinds", "organizer.sponsor": "sponsor_kinds",
+                 "organizer.site_interest": "site_interests"}
+UNKNOWN_SETS = {"flags": "event_flags", "site.flags": "site_flags", "special_services": "special_services",
+                "findings": "findings", "kinds": "event_kinds", "application.contents": "application_items",
+                "approvals": "approvals"}
+
+
+def unknown_paths() -> set[str]:
+    paths = {"schedule.darkness", *UNKNOWN_ENUMS}
+    for prefix, section in UNKNOWN_SETS.items():
+        paths |= {f"{prefix}.{name}" for name in names(section)}
+    return paths
 
     @field_validator("provisions")
     @classmethod

@@ -33,7 +33,7 @@ def _problems(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
         if prefix:
             where = f"{prefix}.{where}" if where else prefix
         given = item.get("input")
-        detail = item["msg"]
+        detail = item["msg"].removeprefix("Value error, ")
         if item["type"] not in ("missing",) and not isinstance(given, (dict, list)):
             detail += f" (given: {given!r})"
         found.append((where, detail))

@@ -11,8 +11,8 @@ BAD = Path(__file__).parent / "bad_events"
 EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
 
 CASES = [
-    ("wrong_type.yaml", "attendance.expected_max", "valid integer"),
-    ("negative_attendance.yaml", "attendance.expected_max", "greater than or equal to 0"),
+    ("wrong_type.yaml", "attendance.expected_max", "must be a whole number"),
+    ("negative_attendance.yaml", "attendance.expected_max", "from 0 to 10,000,000"),
     ("end_before_start.yaml", "schedule", "must be after start"),
     ("unknown_field.yaml", "attendance.expected_minimum", "Extra inputs are not permitted"),
     ("malformed.yaml", "", "malformed YAML at line"),
