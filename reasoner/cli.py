@@ -78,7 +78,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, output_fo
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
-    from .conclusions import evaluate as run
+    from .unknowns import evaluate_any as run
 
     chosen = _ordinances(ordinances)
     events = _with_filing_date(_load(event_file), filed.date() if filed else None)
@@ -150,6 +150,68 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
         render.print_clauses(name, clause_id)
 
 
+def _one_event(event_file: str, event_id: str | None) -> Event:
+    events = _load(event_file)
+    if event_id is not None:
+        events = [e for e in events if e.id == event_id]
+        if not events:
+            raise InputError(f"{event_file}: no event with id {event_id!r}")
+    elif len(events) > 1:
+        raise InputError(f"{event_file} holds {len(events)} events; choose one with --event ID")
+    return events[0]
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@ORDINANCE
+@click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@FORMAT
+def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None, output_format: str) -> None:
+    """List the unknown facts of an event that matter, most decisive first: what each answer would
+    settle about the permit duty and the obligations, with the clauses that make it matter.
+    Facts whose answers change nothing are not asked.
+
+    Example: reasoner questions facts/events/unknown-festival.yaml -o trempealeau
+    """
+    from .unknowns import questions as run
+
+    report = run(_one_event(event_file, event_id), _ordinances(ordinances))
+    if output_format == "json":
+        _dump(report)
+    else:
+        render.print_questions(report)
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@click.option("--ordinance", "-o", "ordinance", required=True, metavar="NAME", help="The ordinance to ask about.")
+@click.option("--flip", "conclusion", required=True, metavar="CONCLUSION",
+              help="permit_required, or a conclusion's name (an obligation, exemption, restriction, ground, ...).")
+@click.option("--keep", multiple=True, metavar="GROUP",
+              help="Facts that may not change: attendance, schedule, site, flags, special_services (repeatable).")
+@click.option("--allow", multiple=True, metavar="GROUP", help="Also let these change: organizer, kinds (kept by default).")
+@click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@FORMAT
+def whatif(event_file: str, ordinance: str, conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
+           event_id: str | None, output_format: str) -> None:
+    """Find the smallest change to the facts that makes CONCLUSION hold, or stop holding, under one
+    ordinance (fewest facts changed, then the smallest change), checked by evaluating the changed event.
+
+    Example: reasoner whatif facts/events/harvest-music-festival.yaml -o trempealeau --flip permit_required --keep attendance
+    """
+    from .whatif import WhatIfError, whatif as run
+
+    [chosen] = _ordinances((ordinance,))
+    try:
+        report = run(_one_event(event_file, event_id), chosen, conclusion, keep, allow)
+    except WhatIfError as error:
+        raise InputError(str(error)) from None
+    if output_format == "json":
+        _dump(report)
+    else:
+        render.print_whatif(report)
+
+
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the event file format.
@@ -159,6 +221,79 @@ def schema() -> None:
     from .event import Event as Model
 
     _dump(Model.model_json_schema())
+
+
+@main.command("check")
+@ORDINANCE
+@FORMAT
+def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
+    """Lint the encodings and clause registries. Any clingo warning fails (undefined atoms, unsafe
+    variables, undefined operations), and so does a conclusion citing an unregistered clause, a clause
+    neither encoded nor given a reason, a number not stated once as param/4 with its clause, or an
+    interpretation that does not name its clause. Exit code 1 when anything is wrong.
+
+    Example: reasoner check -o trempealeau
+    """
+    from .check import check as run
+
+    reports = run(_ordinances(ordinances))
+    if output_format == "json":
+        _dump([report.as_dict() for report in reports])
+    else:
+        for report in reports:
+            counts = report.counts
+            click.echo(f"{report.ordinance}: {'ok' if report.ok else f'{len(report.problems)} problem(s)'} — "
+                       f"{counts.get('clauses', 0)} clauses ({counts.get('encoded', 0)} encoded, "
+                       f"{counts.get('non_operative', 0)} non-operative, {counts.get('operative_not_encoded', 0)} "
+                       f"operative but not encoded, each with its reason), {counts.get('rules', 0)} rules, "
+                       f"{counts.get('parameters', 0)} parameters, {counts.get('interpretations', 0)} interpretations")
+            for problem in report.problems:
+                click.echo(f"  error: {problem}")
+    if not all(report.ok for report in reports):
+        raise SystemExit(1)
+
+
+@main.command("coverage")
+@click.argument("scenarios", type=click.Path(file_okay=False), default="tests/scenarios")
+@ORDINANCE
+@click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True,
+              help="Exit 1 when an ordinance's coverage of operative clauses is below this percentage.")
+@FORMAT
+def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: float, output_format: str) -> None:
+    """Report which operative clauses the scenario tests in SCENARIOS (default tests/scenarios) exercise,
+    per ordinance: a clause counts when a conclusion a case asserts rests on it. Lists the clauses no
+    case exercises, and exits 1 when coverage is below --fail-under.
+
+    Example: reasoner coverage tests/scenarios -o gem
+    """
+    from pathlib import Path
+
+    import yaml
+
+    from .coverage import coverage as run
+
+    chosen = _ordinances(ordinances)
+    if not Path(scenarios).is_dir():
+        raise InputError(f"{scenarios}: no such folder of scenario files")
+    try:
+        reports = run(Path(scenarios), chosen)
+    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"{scenarios}: cannot read the scenario files: {error}") from None
+    if output_format == "json":
+        _dump([report.as_dict() for report in reports])
+    else:
+        for report in reports:
+            data = report.as_dict()
+            click.echo(f"{report.ordinance}: {data['percent']:.1f}% — {data['exercised']} of {data['implemented']} "
+                       f"operative clauses exercised by {data['cases']} cases")
+            for clause in data["missing"]:
+                click.echo(f"  not exercised: {clause}")
+            for clause, reason in data["operative_not_encoded"].items():
+                click.echo(f"  not encoded: {clause} ({reason or 'no reason given: see reasoner check'})")
+            for error in data["errors"]:
+                click.echo(f"  invalid case: {error}")
+    if any(report.percent < fail_under or report.errors for report in reports):
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

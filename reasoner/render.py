@@ -14,7 +14,8 @@ from .registry import registry
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
-STATUS_STYLE = {"permit_required": "bold red", "exempt": "bold green", "not_regulated": "bold green"}
+STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",
+                "not_regulated": "bold green", "inconsistent": "bold magenta"}
 
 
 def words(name: str) -> str:
@@ -45,6 +46,13 @@ def _status_line(result: dict[str, Any]) -> Text:
         permits = next((c for c in items if c["kind"] == "permits"), None)
         count = f" ({permits['value']} {term}{'s' if permits['value'] != 1 else ''}, {_cite(permits)})" if permits else ""
         return Text.assemble((f"{term.upper()} REQUIRED", STATUS_STYLE[status]), f" — {_cite(clause)}{count}")
+    if status == "possibly_required":
+        clause = next(c for c in items if c["kind"] == "permit_required")
+        unknown = ", ".join(result.get("unknown", []))
+        return Text.assemble((f"{term.upper()} POSSIBLY REQUIRED", STATUS_STYLE[status]),
+                             f" — {_cite(clause)}; it depends on what is not yet known ({unknown}); see `reasoner questions`")
+    if status == "inconsistent":
+        return Text.assemble(("NO COMPLETION", STATUS_STYLE[status]), " — the stated and unknown facts cannot all hold together")
     if status == "exempt":
         found = [c for c in items if c["kind"] == "exemption"]
         reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
@@ -68,7 +76,12 @@ def _obligations(items: list[dict[str, Any]]) -> Table | None:
             verdict = "OVER the limit by" if short["provided"] > short["required"] else "SHORT by"
             provided = Text(f"{verdict} {amount(short['value'], short['unit'])} (provides {amount(short['provided'], short['unit'])})", style="bold red")
         modality = Text("may be required", style="yellow") if row["modality"] == "may" else Text("shall")
-        table.add_row(words(row["name"]), amount(row["value"], row["unit"]) + alternative, modality, _cite(row), provided)
+        if row.get("certainty") == "possible":
+            modality.append(" (possibly)", style="yellow")
+        required = amount(row["value"], row["unit"])
+        if row.get("range"):
+            required = f"{amount(row['range'][0], row['unit'])} to {amount(row['range'][1], row['unit'])}"
+        table.add_row(words(row["name"]), required + alternative, modality, _cite(row), provided)
     return table
 
 
@@ -114,7 +127,8 @@ def result_panel(result: dict[str, Any]) -> Panel:
         if found:
             lines = Text(f"{heading}:\n", style="bold")
             for item in found:
-                lines.append(f"  • {_line(item)}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
+                maybe = " (possibly)" if item.get("certainty") == "possible" else ""
+                lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
             parts.append(lines)
     title = f"{result['event']} — {result['jurisdiction']}: {result['title']}"
     return Panel(Group(*parts), title=title, title_align="left")
@@ -205,3 +219,50 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
     for clause in reg.clauses.values():
         table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
     console.print(table)
+
+
+# ---------------------------------------------------------------- unknown facts
+
+PERMIT_WORDS = {"required": "required", "possibly_required": "possibly required", "not_required": "not required"}
+
+
+def _answer(answer: dict[str, Any]) -> str:
+    permits = "; ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in answer["permit"].items())
+    if "from" in answer:
+        span = f"{answer['from']:,}" if answer["from"] == answer["to"] else f"{answer['from']:,}–{answer['to']:,}"
+        return f"{span} → {permits}"
+    return f"{answer['value']} → {permits} (settles {answer['settles']})"
+
+
+def print_questions(report: dict[str, Any]) -> None:
+    permits = ", ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in report.get("permit", {}).items())
+    root = Tree(Text(f"{report['event']}: {permits}; {report.get('open_conclusions', 0)} conclusion(s) still open", style="bold"))
+    if not report["questions"]:
+        root.add(Text("no unknown fact changes any conclusion", style="green"))
+    for number, question in enumerate(report["questions"], start=1):
+        label = Text(f"{number}. {question['fact']}", style="bold")
+        if question["settles_permit_for"]:
+            label.append(f"  settles the permit duty for {', '.join(question['settles_permit_for'])}", style="green")
+        label.append(f"  ({question['settled_by_any_answer']} conclusion(s) settled by any answer)", style="dim")
+        if question["clauses"]:
+            label.append(f"  [{', '.join(question['clauses'])}]", style="cyan")
+        branch = root.add(label)
+        for answer in question["answers"]:
+            branch.add(_answer(answer))
+    console.print(root)
+
+
+def print_whatif(report: dict[str, Any]) -> None:
+    goal = "stop holding" if report["holds_now"] else "hold"
+    title = Text(f"{report['event']} under {report['ordinance']}: smallest change to make {report['conclusion']} {goal}", style="bold")
+    root = Tree(title)
+    if not report["found"]:
+        root.add(Text("no change of the facts allowed to change does it", style="yellow"))
+    for change in report["changes"]:
+        root.add(f"{change['fact']}: {change['from']} → {change['to']}")
+    if report.get("clauses"):
+        root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
+    if report["found"]:
+        root.add(Text("checked: the changed event " + ("no longer has" if report["holds_now"] else "has") + " it"
+                      if report.get("verified") else "NOT confirmed by evaluating the changed event", style="green" if report.get("verified") else "red"))
+    console.print(root)

@@ -1,0 +1,285 @@
+"""Reasoning over unknown facts: certain and possible conclusions, and the questions that settle them.
+
+Each unknown fact becomes a choice (a flag: `{feature(1,alcohol_sold)}.`; a value of an enumeration or
+a number: `1 {site_kind(1,open_land); ...} 1.`), so the answer sets of the program are exactly the
+completions of the facts. Clingo's cautious consequences (true in every answer set) are the certain
+conclusions and its brave consequences (true in some) the possible ones: no loop over guesses.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import clingo
+
+from .atoms import derive_darkness, facts_program
+from .conclusions import _merge, _read, _status
+from .event import UNKNOWN_ENUMS, UNKNOWN_SETS, Event, Range
+from .registry import registry
+from .solver import CLINGO_OPTIONS, program_text
+from .vocabulary import names
+
+# Ranges up to this many values are enumerated whole. Wider ones are reasoned at their ends and at
+# every point where a conclusion can change: each stated number (param) of the chosen ordinances and
+# its neighbours, and the points where a rate or margin applied to a stated amount (seating capacity,
+# a provided quantity) crosses it. Between those points every conclusion is constant and every
+# quantity grows with the number, so the ends of each piece give exact ranges.
+EXACT_RANGE_LIMIT = 201
+
+SET_ATOMS = {"flags": "feature", "site.flags": "site", "special_services": "special_service", "findings": "finding",
+             "kinds": "event_kind", "application.contents": "application_content", "approvals": "approval"}
+ENUM_ATOMS = {"site.kind": "site_kind", "organizer.kind": "organizer_kind", "organizer.sponsor": "sponsor",
+              "organizer.site_interest": "site_interest"}
+NUMBER_ATOMS = {"attendance.expected_max": "attendance", "site.seating_capacity": "seating_capacity",
+                "organizer.applicant_age": "applicant_age", "organizer.person_in_charge_age": "person_in_charge_age"}
+
+
+@dataclass
+class Unknown:
+    """One unknown fact: its path, and each possible value with the atom that makes it so."""
+
+    path: str
+    values: list[tuple[Any, clingo.Symbol | None]]   # (value, atom); None atom for "no" of a flag
+    flag_atom: clingo.Symbol | None = None           # for yes/no facts
+    sampled: bool = False
+
+    def choice_rule(self) -> str:
+        if self.flag_atom is not None:
+            return f"{{ {self.flag_atom} }}."
+        return "1 { " + "; ".join(str(atom) for _, atom in self.values) + " } 1."
+
+    def assume(self, value: Any) -> list[tuple[clingo.Symbol, bool]]:
+        if self.flag_atom is not None:
+            return [(self.flag_atom, bool(value))]
+        return [(atom, True) for v, atom in self.values if v == value]
+
+
+@cache
+def parameter_values(ordinances: tuple[str, ...]) -> tuple[int, ...]:
+    """Every number the chosen ordinances state (param/4), read from the encodings themselves."""
+    control = clingo.Control(CLINGO_OPTIONS)
+    control.add("base", [], program_text(ordinances))
+    control.ground([("base", [])])
+    found = set()
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            for symbol in model.symbols(shown=True):
+                if symbol.name == "param" and symbol.arguments[2].type == clingo.SymbolType.Number:
+                    found.add(symbol.arguments[2].number)
+    return tuple(sorted(found))
+
+
+def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple[list[int], bool]:
+    """The values a range is reasoned over, and whether that is a sample rather than every value."""
+    if value.max - value.min + 1 <= EXACT_RANGE_LIMIT:
+        return list(range(value.min, value.max + 1)), False
+    params = parameter_values(ordinances)
+    points = {value.min, value.max}
+    known = [v for v in (event.site.seating_capacity, *event.provisions.values()) if isinstance(v, int)]
+    for p in params:
+        points |= {p - 1, p, p + 1}
+        for k in known:
+            points |= {k + p, k + p + 1, k * p, k * p + 1, k + k // 2, k + k // 2 + 1}
+            if p:
+                points |= {k // p, k // p + 1, k * 2 // 5, k * 2 // 5 + 1}
+    return sorted(v for v in points if value.min <= v <= value.max), True
+
+
+def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unknown]:
+    e = clingo.Number(index)
+    found: list[Unknown] = []
+    for path in event.unknown:
+        if path == "schedule.darkness":
+            found.append(Unknown(path, [(True, clingo.Function("darkness", [e])), (False, clingo.Function("no_darkness", [e]))]))
+        elif path in ENUM_ATOMS:
+            section = UNKNOWN_ENUMS[path]
+            found.append(Unknown(path, [(v, clingo.Function(ENUM_ATOMS[path], [e, clingo.Function(v)])) for v in names(section)]))
+        else:
+            prefix, _, name = path.rpartition(".")
+            atom = clingo.Function(SET_ATOMS[prefix], [e, clingo.Function(name)])
+            found.append(Unknown(path, [(True, atom), (False, None)], flag_atom=atom))
+    numbers = {"attendance.expected_max": event.attendance.expected_max, "site.seating_capacity": event.site.seating_capacity,
+               "organizer.applicant_age": event.organizer.applicant_age,
+               "organizer.person_in_charge_age": event.organizer.person_in_charge_age}
+    for path, value in numbers.items():
+        if isinstance(value, Range):
+            values, sampled = candidates(value, event, ordinances)
+            found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values], sampled=sampled))
+    return found
+
+
+class Completions:
+    """One grounded program whose answer sets are the completions of an event's unknown facts."""
+
+    def __init__(self, event: Event, ordinances: Sequence[str]):
+        self.event = event
+        self.ordinances = tuple(ordinances)
+        self.unknowns = unknowns_of(event, 1, self.ordinances)
+        self.control = clingo.Control(CLINGO_OPTIONS + ["--models=0"])
+        self.control.add("base", [], program_text(self.ordinances))
+        self.control.add("base", [], facts_program([event]))
+        self.control.add("base", [], "\n".join(u.choice_rule() for u in self.unknowns))
+        self.control.ground([("base", [])])
+
+    def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
+        """Brave or cautious consequences (shown atoms); None when no completion satisfies the assumptions."""
+        self.control.configuration.solve.enum_mode = mode
+        last: set[clingo.Symbol] | None = None
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+            for model in handle:
+                last = set(model.symbols(shown=True))
+        return last
+
+    def both(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> tuple[set, set] | None:
+        possible = self.consequences("brave", assumptions)
+        if possible is None:
+            return None
+        return possible, self.consequences("cautious", assumptions) or set()
+
+
+def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[dict[str, Any]]:
+    """Conclusions of one ordinance with their certainty; quantities that vary become ranges."""
+    items, quantities = [], defaultdict(list)
+    for atom in sorted(possible):
+        read = _read(atom)
+        if read is None or read[0] != ordinance:
+            continue
+        item = read[2]
+        item["certainty"] = "certain" if atom in certain else "possible"
+        if item["kind"] == "quantity":
+            quantities[(item["name"], item["clauses"][0])].append(item)
+        else:
+            items.append(item)
+    merged = _merge(items)
+    for item in merged:
+        found = quantities.get((item["name"], item["clauses"][0])) if item["kind"] == "obligation" else None
+        if not found:
+            continue
+        values = sorted({q["value"] for q in found})
+        item["unit"] = found[0]["unit"]
+        if len(values) == 1:
+            item["value"] = values[0]
+        else:
+            item["value"], item["range"] = None, [values[0], values[-1]]
+    return merged
+
+
+def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Every conclusion marked certain or possible over all completions of the event's unknown facts."""
+    completions = Completions(event, ordinances)
+    answer = completions.both()
+    results = []
+    for ordinance in completions.ordinances:
+        reg = registry(ordinance)
+        if answer is None:
+            results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+                            "status": "inconsistent", "permit_required": None, "conclusions": [],
+                            "unknown": [u.path for u in completions.unknowns]})
+            continue
+        possible, certain = answer
+        conclusions = _items(possible, certain, event, ordinance)
+        permits = [c for c in conclusions if c["kind"] == "permit_required"]
+        if permits and permits[0]["certainty"] == "certain":
+            status, required = "permit_required", True
+        elif permits:
+            status, required = "possibly_required", None
+        else:
+            status, required = _status(conclusions), False
+        results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+                        "status": status, "permit_required": required, "conclusions": conclusions,
+                        "unknown": [u.path for u in completions.unknowns],
+                        "sampled": [u.path for u in completions.unknowns if u.sampled]})
+    return results
+
+
+def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Evaluate events, reasoning over the unknown facts of those that have some."""
+    from .conclusions import evaluate
+
+    results: list[dict[str, Any]] = []
+    plain = [e for e in events if not e.has_unknowns]
+    by_id = {}
+    if plain:
+        for record in evaluate(plain, ordinances):
+            by_id.setdefault(record["event"], []).append(record)
+    for event in events:
+        results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
+    return results
+
+
+# ---------------------------------------------------------------- questions
+
+def _permit_status(possible: set, certain: set, ordinance: str) -> str:
+    atoms = [a for a in possible if a.name == "permit_required" and a.arguments[0].name == ordinance]
+    if not atoms:
+        return "not_required"
+    return "required" if any(a in certain for a in atoms) else "possibly_required"
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _intervals(outcomes: list[tuple[Any, dict[str, str]]]) -> list[dict[str, Any]]:
+    """Consecutive numeric answers with the same permit status, as ranges."""
+    pieces: list[dict[str, Any]] = []
+    for value, status in outcomes:
+        if pieces and pieces[-1]["permit"] == status:
+            pieces[-1]["to"] = value
+        else:
+            pieces.append({"from": value, "to": value, "permit": status})
+    return pieces
+
+
+def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
+    """The unknown facts that matter, most decisive first, each with what every answer would settle.
+
+    A fact matters when some answer to it changes whether some conclusion is certain or possible.
+    It is more decisive when every answer settles the permit duty, then the more conclusions every
+    answer settles. Facts whose answers change nothing are not asked."""
+    completions = Completions(event, ordinances)
+    answer = completions.both()
+    if answer is None:
+        return {"event": event.id, "ordinances": list(completions.ordinances), "questions": [], "inconsistent": True}
+    possible, certain = answer
+    open_ = {a for a in possible - certain if a.name != "param"}
+    found = []
+    for unknown in completions.unknowns:
+        values = [True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]
+        outcomes = []
+        for value in values:
+            result = completions.both(unknown.assume(value))
+            if result is None:
+                continue
+            brave, cautious = result
+            settled = {a for a in open_ if a in cautious or a not in brave}
+            permit = {o: _permit_status(brave, cautious, o) for o in completions.ordinances}
+            outcomes.append((value, settled, permit, brave == possible and cautious == certain))
+        if not outcomes or all(same for *_, same in outcomes):
+            continue
+        always = set.intersection(*(s for _, s, _, _ in outcomes))
+        sometimes = set.union(*(s for _, s, _, _ in outcomes))
+        settles_permit = sorted(o for o in completions.ordinances
+                                if all(p[o] != "possibly_required" for _, _, p, _ in outcomes)
+                                and _permit_status(possible, certain, o) == "possibly_required")
+        clauses = sorted({str(a.arguments[-1].string) for a in sometimes
+                          if a.arguments and a.arguments[-1].type == clingo.SymbolType.String
+                          and a.name in ("permit_required", "regulated", "exempt")})
+        entry = {
+            "fact": unknown.path, "settles_permit_for": settles_permit, "settled_by_any_answer": len(always),
+            "settled_by_some_answer": len(sometimes), "clauses": clauses,
+        }
+        if unknown.flag_atom is None and all(isinstance(v, int) and not isinstance(v, bool) for v, *_ in outcomes):
+            entry["answers"] = _intervals([(v, p) for v, _, p, _ in outcomes])
+        else:
+            entry["answers"] = [{"value": _describe(v), "permit": p, "settles": len(s)} for v, s, p, _ in outcomes]
+        found.append(entry)
+    found.sort(key=lambda q: (-len(q["settles_permit_for"]), -q["settled_by_any_answer"], -q["settled_by_some_answer"], q["fact"]))
+    return {"event": event.id, "ordinances": list(completions.ordinances),
+            "permit": {o: _permit_status(possible, certain, o) for o in completions.ordinances},
+            "open_conclusions": len(open_), "questions": found}

@@ -1,0 +1,226 @@
+"""Unknown facts: certain/possible answers equal brute-force enumeration of every completion; questions
+are relevant and settle what they say; whatif changes really flip the conclusion, and minimally."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+from reasoner.conclusions import evaluate
+from reasoner.event import Event, Range, parse_events
+from reasoner.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
+from reasoner.vocabulary import encoded_ordinances
+from reasoner.whatif import whatif
+
+ORDINANCES = encoded_ordinances()
+ROOT = Path(__file__).resolve().parents[1]
+
+BASE = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 2000},
+        "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-17T23:00"},
+        "flags": ["open_to_public", "participation_fee"], "site": {"kind": "open_land"}}
+FLAG_UNKNOWNS = ["flags.alcohol_sold", "flags.camping", "flags.licensed_under_other_county_rules",
+                 "special_services.road_closure", "site.flags.within_incorporated_municipality", "kinds.wedding",
+                 "findings.endangers_public", "schedule.darkness"]
+
+
+def event(**changes) -> Event:
+    return parse_events({**BASE, **changes}, "test")[0]
+
+
+def completions(e: Event) -> list[Event]:
+    """Every completion of an event's unknown facts, as plain events (the brute force)."""
+    choices = []
+    for path in e.unknown:
+        if path == "schedule.darkness":
+            choices.append([(path, True), (path, False)])
+        elif path == "site.kind":
+            from reasoner.vocabulary import names
+            choices.append([(path, k) for k in names("site_kinds")])
+        else:
+            choices.append([(path, True), (path, False)])
+    peak = e.attendance.expected_max
+    peaks = range(peak.min, peak.max + 1) if isinstance(peak, Range) else [peak]
+    out = []
+    for number, (people, picked) in enumerate(itertools.product(peaks, itertools.product(*choices))):
+        data = e.model_dump(mode="json")
+        data["id"], data["unknown"] = f"c{number}", []
+        data["attendance"]["expected_max"] = people
+        for path, value in picked:
+            if path == "schedule.darkness":
+                data["schedule"]["darkness"] = value
+            elif path == "site.kind":
+                data["site"]["kind"] = value
+            else:
+                prefix, _, name = path.rpartition(".")
+                holder = data["site"] if prefix == "site.flags" else data
+                key = "flags" if prefix in ("flags", "site.flags") else prefix
+                if value:
+                    holder[key] = sorted(set(holder[key]) | {name})
+        out.append(Event.model_validate(data))
+    return out
+
+
+def key(c: dict, with_value: bool) -> tuple:
+    fields = ("kind", "name", "modality", "clauses") + (("value", "required", "provided", "min", "max") if with_value else ())
+    return tuple(json.dumps(c.get(f)) for f in fields)
+
+
+def brute_force(e: Event, with_values: bool):
+    """Per ordinance: conclusions in every completion, in some, and each obligation's quantity range."""
+    results = evaluate(completions(e), ORDINANCES)
+    out = {}
+    for ordinance in ORDINANCES:
+        mine = [r for r in results if r["ordinance"] == ordinance]
+        sets, ranges = [], {}
+        for record in mine:
+            found = set()
+            for c in record["conclusions"]:
+                found.add(key(c, with_values and c["kind"] != "obligation"))
+                if c["kind"] == "obligation" and isinstance(c["value"], int):
+                    low, high = ranges.get(c["name"] + str(c["clauses"]), (c["value"], c["value"]))
+                    ranges[c["name"] + str(c["clauses"])] = (min(low, c["value"]), max(high, c["value"]))
+            sets.append(found)
+        out[ordinance] = (set.intersection(*sets), set.union(*sets), ranges)
+    return out
+
+
+def solver_answer(e: Event, with_values: bool):
+    out = {}
+    for record in evaluate_uncertain(e, ORDINANCES):
+        certain, possible, ranges = set(), set(), {}
+        for c in record["conclusions"]:
+            k = key(c, with_values and c["kind"] != "obligation")
+            possible.add(k)
+            if c["certainty"] == "certain":
+                certain.add(k)
+            if c["kind"] == "obligation" and (c.get("range") or isinstance(c["value"], int)):
+                low, high = c.get("range") or (c["value"], c["value"])
+                ranges[c["name"] + str(c["clauses"])] = (low, high)
+        out[record["ordinance"]] = (certain, possible, ranges)
+    return out
+
+
+def compare(e: Event, with_values: bool) -> None:
+    expected, got = brute_force(e, with_values), solver_answer(e, with_values)
+    for ordinance in ORDINANCES:
+        (want_certain, want_possible, want_ranges), (have_certain, have_possible, have_ranges) = expected[ordinance], got[ordinance]
+        assert have_possible == want_possible, (ordinance, have_possible ^ want_possible)
+        if with_values:
+            assert have_certain == want_certain, (ordinance, have_certain ^ want_certain)
+        assert have_ranges == want_ranges, ordinance
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_certain_and_possible_equal_brute_force_on_random_small_events(seed):
+    rng = random.Random(seed)
+    low = rng.choice([90, 240, 480, 990, 1980, 4990])
+    unknown = rng.sample(FLAG_UNKNOWNS, 3) + (["site.kind"] if seed == 1 else [])
+    e = event(attendance={"expected_max": {"min": low, "max": low + rng.randint(5, 15)}}, unknown=unknown,
+              site={"kind": "open_land", "seating_capacity": max(0, low - 100)})
+    compare(e, with_values=True)
+
+
+@pytest.mark.parametrize("low, high, provided", [(1850, 2160, {"toilets": 7, "security_guards": 2}),
+                                                 (4900, 5210, {"parking_spaces": 1290, "toilets": 17})])
+def test_wide_ranges_are_exact_at_their_breakpoints(low, high, provided):
+    assert high - low + 1 > EXACT_RANGE_LIMIT
+    e = event(attendance={"expected_max": {"min": low, "max": high}}, unknown=["flags.camping"], provisions=provided,
+              site={"kind": "permanent_venue", "seating_capacity": low + 400})
+    compare(e, with_values=False)
+
+
+def permit_status(e: Event, ordinance: str) -> str:
+    [record] = evaluate_uncertain(e, [ordinance]) if e.has_unknowns else evaluate([e], [ordinance])
+    return record["status"]
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_ordinance_has_certain_possible_and_impossible_permit_duties(ordinance):
+    wide = event(attendance={"expected_max": {"min": 10, "max": 20000}}, unknown=["flags.camping"])
+    small = event(attendance={"expected_max": {"min": 10, "max": 20}}, unknown=["flags.camping"])
+    large = event(attendance={"expected_max": {"min": 15000, "max": 20000}}, unknown=["flags.camping"],
+                  schedule={"start": "2027-07-17T10:00", "end": "2027-07-18T23:00"})
+    assert permit_status(wide, ordinance) == "possibly_required"
+    assert permit_status(small, ordinance) in ("not_regulated", "exempt")
+    assert permit_status(large, ordinance) == "permit_required"
+
+
+def test_questions_are_relevant_and_their_answers_settle_what_they_claim():
+    e = event(attendance={"expected_max": {"min": 1500, "max": 2500}},
+              unknown=["flags.alcohol_sold", "findings.prior_misconduct", "site.kind"])
+    report = questions(e, ["trempealeau"])
+    facts = [q["fact"] for q in report["questions"]]
+    assert facts[0] == "attendance.expected_max"
+    assert report["questions"][0]["settles_permit_for"] == ["trempealeau"]
+    pieces = report["questions"][0]["answers"]
+    assert [(p["from"], p["to"], p["permit"]["trempealeau"]) for p in pieces] == [
+        (1500, 1999, "not_required"), (2000, 2500, "required")]
+    # Trempealeau does not turn on alcohol or prior misconduct: they are not asked.
+    assert "flags.alcohol_sold" not in facts and "findings.prior_misconduct" not in facts
+    for p in pieces:
+        answered = e.model_copy(update={"attendance": e.attendance.model_copy(update={"expected_max": p["from"]})})
+        assert permit_status(answered, "trempealeau") != "possibly_required"
+
+
+def test_an_event_without_unknown_facts_has_no_questions():
+    assert questions(event(unknown=[]), ["trempealeau"])["questions"] == []
+
+
+@pytest.mark.parametrize("keep, fact, value", [(("schedule",), "attendance.expected_max", 1999),
+                                               (("attendance",), "schedule.end", "2027-07-17T21:59")])
+def test_whatif_flips_the_permit_with_the_smallest_change(keep, fact, value):
+    e = event(attendance={"expected_max": 3500})
+    report = whatif(e, "trempealeau", "permit_required", keep)
+    assert report["holds_now"] and report["verified"]
+    assert report["changes"] == [{"fact": fact, "from": e.attendance.expected_max if fact.startswith("att") else "2027-07-17T23:00", "to": value}]
+    assert "6.01(2)(a)" in report["clauses"]
+    # with nothing kept, ending 61 minutes earlier (8% of the event) beats cutting 43% of the crowd
+    assert whatif(e, "trempealeau", "permit_required")["changes"][0]["fact"] == "schedule.end"
+    if fact.startswith("att"):  # one person more would still need a license
+        assert permit_status(event(attendance={"expected_max": value + 1}), "trempealeau") == "permit_required"
+
+
+def test_whatif_can_make_a_conclusion_hold():
+    report = whatif(event(attendance={"expected_max": 3500}), "trempealeau", "nurses")
+    assert report["changes"] == [{"fact": "attendance.expected_max", "from": 3500, "to": 5000}]
+    assert report["verified"] and report["clauses"] == ["6.01(3)5"]
+
+
+def test_whatif_refuses_events_with_unknowns_and_unknown_groups():
+    from reasoner.whatif import WhatIfError
+
+    with pytest.raises(WhatIfError):
+        whatif(event(unknown=["flags.camping"]), "trempealeau", "permit_required")
+    with pytest.raises(WhatIfError):
+        whatif(event(), "trempealeau", "permit_required", keep=("weather",))
+
+
+def test_cli_questions_whatif_and_uncertain_evaluate():
+    runner = CliRunner()
+    example = str(ROOT / "facts" / "events" / "unknown-festival.yaml")
+    out = runner.invoke(main, ["evaluate", example, "-o", "trempealeau", "--format", "json"], catch_exceptions=False)
+    [record] = json.loads(out.output)
+    assert record["status"] == "possibly_required" and record["permit_required"] is None
+    toilets = next(c for c in record["conclusions"] if c["name"] == "toilets")
+    assert toilets["certainty"] == "possible" and toilets["range"] == [7, 9]
+    asked = runner.invoke(main, ["questions", example, "-o", "trempealeau"], catch_exceptions=False)
+    assert asked.exit_code == 0 and "attendance.expected_max" in asked.output
+    harvest = str(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
+    flipped = runner.invoke(main, ["whatif", harvest, "-o", "trempealeau", "--flip", "permit_required"], catch_exceptions=False)
+    assert flipped.exit_code == 0 and "attendance.expected_max: 3500 → 1999" in flipped.output
+    bad = runner.invoke(main, ["whatif", harvest, "-o", "trempealeau", "--flip", "permit_required", "--keep", "weather"])
+    assert bad.exit_code == 2
+
+
+def test_an_unknown_path_that_is_not_a_fact_is_refused():
+    from reasoner.event import EventFileError
+
+    with pytest.raises(EventFileError, match="not a fact that can be unknown"):
+        event(unknown=["flags.free_beer"])
+    with pytest.raises(EventFileError, match="stated and also listed as unknown"):
+        event(unknown=["flags.open_to_public"])
