@@ -1,0 +1,54 @@
+"""Unknown facts: how long certain/possible answers, questions and whatif take (medians).
+
+Usage: python benchmarks/bench_unknowns.py [--repeat 5]
+The event has 20 unknown facts (18 yes/no facts, the site kind, darkness) and an attendance range,
+and is evaluated under every encoded ordinance.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from reasoner.event import parse_events
+from reasoner.unknowns import Completions, evaluate_uncertain, questions
+from reasoner.vocabulary import encoded_ordinances
+from reasoner.whatif import whatif
+
+UNKNOWN = ["flags.alcohol_sold", "flags.camping", "flags.amplified_sound", "flags.participation_fee", "flags.admission_fee",
+           "flags.open_to_public", "flags.food_sold", "flags.uses_public_roads", "flags.fermented_malt_beverages_sold",
+           "flags.government_approved", "special_services.road_closure", "special_services.traffic_control",
+           "findings.endangers_public", "findings.false_information", "findings.hazardous_location",
+           "site.flags.properly_zoned", "site.flags.within_incorporated_municipality", "kinds.wedding",
+           "site.kind", "schedule.darkness"]
+
+
+def median_ms(action, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    ordinances = encoded_ordinances()
+    record = {"id": "bench", "kinds": ["festival"], "attendance": {"expected_max": {"min": 1500, "max": 6000}},
+              "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-18T01:30"}, "unknown": UNKNOWN}
+    event = parse_events(record, "bench")[0]
+    known = parse_events({**record, "attendance": {"expected_max": 3500}, "unknown": []}, "bench")[0]
+    completions = Completions(event, ordinances)
+    sizes = ", ".join(f"{u.path}: {len(u.values)}" for u in completions.unknowns if len(u.values) > 2)
+    print(f"{len(UNKNOWN)} unknown facts + attendance 1,500-6,000 ({sizes}); ordinances: {', '.join(ordinances)}")
+    print(f"median of {args.repeat} runs")
+    print(f"  evaluate (brave + cautious)          {median_ms(lambda: evaluate_uncertain(event, ordinances), args.repeat):8.1f} ms")
+    print(f"  questions                            {median_ms(lambda: questions(event, ordinances), args.repeat):8.1f} ms")
+    print(f"  whatif permit_required (trempealeau) {median_ms(lambda: whatif(known, 'trempealeau', 'permit_required'), args.repeat):8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
