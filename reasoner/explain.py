@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import date
 from typing import Any
 
@@ -137,13 +138,20 @@ def _tuple(items: Sequence[str]) -> str:
     return "(" + "".join(f"{item}," for item in items) + ")"
 
 
-def record_program(rules: Sequence[Rule]) -> str:
-    """The support and why-not record rules for the given rules."""
+def why_records(rules: Sequence[Rule]) -> str:
+    """One support record rule per rule: which body atoms made its head hold."""
     out = []
     for rule in rules:
         body = "; ".join(literal.text for literal in rule.body)
         atoms = [literal.text for literal in rule.body if literal.positive_atom]
         out.append(f"_why({rule.id},{rule.head},{_tuple(rule.variables)},{_tuple(atoms)}) :- {body}.")
+    return "\n".join(out)
+
+
+def why_not_records(rules: Sequence[Rule]) -> str:
+    """For each rule, how far its body gets: the first literal that fails, with the values bound so far."""
+    out = []
+    for rule in rules:
         bound: list[str] = []
         out.append(f"_reach({rule.id},0,()).")
         for k, literal in enumerate(rule.body):
@@ -156,7 +164,63 @@ def record_program(rules: Sequence[Rule]) -> str:
     return "\n".join(out)
 
 
+def record_program(rules: Sequence[Rule]) -> str:
+    """The support and why-not record rules for the given rules."""
+    return why_records(rules) + "\n" + why_not_records(rules)
+
+
+def concludes(rule: Rule, name: str) -> bool:
+    """Whether the rule's head is the conclusion `name`: the predicate itself, or named by its third argument."""
+    if rule.head_predicate[0] == name:
+        return True
+    arguments = rule.head.atom.symbol.arguments
+    return (rule.head_predicate[0] in NAMED_PREDICATES and len(arguments) > 2
+            and arguments[2].ast_type == ast.ASTType.SymbolicTerm and str(arguments[2].symbol) == name)
+
+
+def depends_on(rules: Sequence[Rule], conclusion: str) -> list[Rule]:
+    """The rules that can derive the conclusion, and the rules their bodies depend on."""
+    chosen = {rule.id for rule in rules if concludes(rule, conclusion)}
+    wanted: set[str] = set()
+    for rule in rules:
+        if rule.id in chosen:
+            wanted |= _body_predicates(rule)
+    changed = True
+    while changed:
+        changed = False
+        for rule in rules:
+            if rule.head_predicate[0] in wanted and not _body_predicates(rule) <= wanted:
+                wanted |= _body_predicates(rule)
+                changed = True
+    return [rule for rule in rules if rule.id in chosen or rule.head_predicate[0] in wanted]
+
+
+def _body_predicates(rule: Rule) -> set[str]:
+    found = set()
+    for literal in rule.body:
+        atom = literal.node.atom if literal.node.ast_type == ast.ASTType.Literal else None
+        if atom is not None and atom.ast_type == ast.ASTType.SymbolicAtom and atom.symbol.ast_type == ast.ASTType.Function:
+            found.add(atom.symbol.name)
+    return found
+
+
 def load_rules(ordinances: Sequence[str]) -> list[Rule]:
+    return list(_loaded(tuple(ordinances))[0])
+
+
+@cache
+def _loaded(ordinances: tuple[str, ...]) -> tuple[tuple[Rule, ...], str]:
+    """The rules of the encodings and their support records: read once per process."""
+    rules = _read_rules(ordinances)
+    return tuple(rules), why_records(rules)
+
+
+@cache
+def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> str:
+    return why_not_records(depends_on(_loaded(ordinances)[0], conclusion))
+
+
+def _read_rules(ordinances: Sequence[str]) -> list[Rule]:
     rules = []
     for source in ("vocabulary", *ordinances):
         rules.extend(_rules_of(source))
@@ -206,16 +270,20 @@ def _bound_text(literal: Literal, bindings: dict[str, clingo.Symbol]) -> str:
 class Explainer:
     """Solves once with record rules, then answers why and why-not questions about one event."""
 
-    def __init__(self, event: Event, ordinances: Sequence[str]):
+    def __init__(self, event: Event, ordinances: Sequence[str], why_not: str | None = None):
+        """`why_not` names a conclusion whose failure may be asked about; only the rules it depends on get why-not records."""
         self.event = event
         self.ordinances = tuple(ordinances)
-        self.rules = load_rules(self.ordinances)
+        rules, records = _loaded(self.ordinances)
+        if why_not:
+            records += "\n" + _why_not_for(self.ordinances, why_not)
+        self.rules = list(rules)
         self.by_id = {rule.id: rule for rule in self.rules}
         self.derived = {rule.head_predicate for rule in self.rules}
         control = clingo.Control(CLINGO_OPTIONS)
         for source in ("vocabulary", *self.ordinances):
             control.add("base", [], encoding_text(source))
-        control.add("base", [], record_program(self.rules))
+        control.add("base", [], records)
         control.add("base", [], facts_program([event]))
         control.ground([("base", [])])
         self.atoms: set[clingo.Symbol] = set()
@@ -415,7 +483,7 @@ WHOLE_PREDICATES = {"permit_required": 3, "regulated": 3, "permits": 4}
 def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not."""
-    explainer = Explainer(event, [ordinance])
+    explainer = Explainer(event, [ordinance], why_not=conclusion)
     atoms = explainer.conclusion_atoms(ordinance, conclusion)
     result: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
                               "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
