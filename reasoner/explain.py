@@ -355,9 +355,19 @@ class Explainer:
             node["children"] = []
             return node
         node["children"] = [self.why(child, seen | {atom}) for child in body_atoms]
+        unless = [self._why_absent(l, bindings) for l in rule.body if _negated_derived(l, self.derived)]
+        if any(unless):
+            node["unless"] = [u for u in unless if u]
         if len(supports) > 1:
             node["other_derivations"] = len(supports) - 1
         return node
+
+    def _why_absent(self, literal: Literal, bindings: dict) -> dict[str, Any] | None:
+        """For a `not p(...)` condition that held: why p does not hold (an exemption that fails, say)."""
+        term = _Bind(bindings)(literal.node.atom.symbol)
+        pattern = [a.symbol if a.ast_type == ast.ASTType.SymbolicTerm else None for a in term.arguments]
+        answer = self.why_not(term.name, pattern, depth=3)
+        return answer if answer["attempts"] else None
 
     # ------------------------------------------------------------ why not
 
@@ -454,6 +464,16 @@ class Explainer:
             if name is None or name in (atom.name, read[2]["name"], read[2]["kind"]):
                 found.append(atom)
         return found
+
+
+def _negated_derived(literal: Literal, derived: set[tuple[str, int]]) -> bool:
+    node = literal.node
+    if node.ast_type != ast.ASTType.Literal or node.sign != ast.Sign.Negation:
+        return False
+    atom = node.atom
+    if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function:
+        return False
+    return (atom.symbol.name, len(atom.symbol.arguments)) in derived
 
 
 NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "=": "!=", "!=": "="}

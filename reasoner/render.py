@@ -130,7 +130,7 @@ def result_panel(result: dict[str, Any]) -> Panel:
                 maybe = " (possibly)" if item.get("certainty") == "possible" else ""
                 lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
             parts.append(lines)
-    title = f"{result['event']} — {result['jurisdiction']}: {result['title']}"
+    title = Text(f"{result['event']} — {result['jurisdiction']}: {result['title']}")  # an id is text, not markup
     return Panel(Group(*parts), title=title, title_align="left")
 
 
@@ -178,6 +178,8 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     branch = tree.add(_node_label(node))
     for child in node.get("children", []):
         _grow(branch, child, quoted, shown)
+    for absent in node.get("unless", []):
+        _grow(branch, absent, quoted, shown)
     for attempt in node.get("attempts", []):
         label = Text(f"rule {attempt['rule']}", style="dim")
         if attempt.get("clause"):
@@ -266,3 +268,73 @@ def print_whatif(report: dict[str, Any]) -> None:
         root.add(Text("checked: the changed event " + ("no longer has" if report["holds_now"] else "has") + " it"
                       if report.get("verified") else "NOT confirmed by evaluating the changed event", style="green" if report.get("verified") else "red"))
     console.print(root)
+
+
+# ---------------------------------------------------------------- comparisons, sweeps, thresholds
+
+def print_comparison(tables: list[dict[str, Any]]) -> None:
+    from .compare import row_label
+
+    for tab in tables:
+        ordinances = [o["ordinance"] for o in tab["ordinances"]]
+        table = Table(title=f"{tab['event']}: {', '.join(ordinances)}", title_justify="left", show_lines=False)
+        table.add_column("")
+        for ordinance in ordinances:
+            table.add_column(ordinance)
+        for row in tab["rows"]:
+            texts = []
+            for ordinance in ordinances:
+                cell = row["cells"][ordinance]
+                style = "bold red" if cell["strictest"] else "dim" if cell["state"] != "holds" else None
+                texts.append(Text(("★ " if cell["strictest"] else "") + cell["text"], style=style))
+            table.add_row(words(row_label(row)) if row["kind"] != "status" else Text("permit required", style="bold"), *texts)
+        console.print(table)
+    console.print(Text("★ strictest where the ordinances differ; 'not regulated': the ordinance does not reach the event; "
+                       "'no such requirement': it does, but has no such conclusion.", style="dim"))
+
+
+_CHANGE_MARK = {"appears": "+", "disappears": "−", "changes": "~"}
+
+
+def print_sweep(result: Any) -> None:
+    vary = result.vary
+    head = (f"{result.event}: {vary.field} from {vary.show(vary.low)} to {vary.show(vary.high)} (step {result.step}), "
+            f"{len(result.change_points)} change point(s), {result.evaluations} evaluations")
+    root = Tree(Text(head, style="bold"))
+    for note in result.adjustments:
+        root.add(Text(f"note: {note}", style="dim"))
+    by_point: dict[Any, list[dict[str, Any]]] = {}
+    for change in result.changes:
+        by_point.setdefault(change["at"], []).append(change)
+    for at, changes in by_point.items():
+        point = root.add(Text(f"{vary.field} = {at:,}" if isinstance(at, int) else f"{vary.field} = {at}", style="bold cyan"))
+        for ordinance in dict.fromkeys(c["ordinance"] for c in changes):
+            branch = point.add(Text(ordinance, style="bold"))
+            for change in (c for c in changes if c["ordinance"] == ordinance):
+                label = words(change["name"]) if change["kind"] in ("obligation", "status", change["name"]) \
+                    else f"{words(change['kind'])}: {words(change['name'])}"
+                if change["kind"] == "status":
+                    text = f"{words(change['before'])} → {words(change['after'])}"
+                elif change["change"] == "changes":
+                    text = f"{change['before']} → {change['after']}"
+                else:
+                    text = change["after"] or change["before"] or ""
+                branch.add(Text(f"{_CHANGE_MARK[change['change']]} {label}: {text}  [{', '.join(change['clauses'])}]",
+                                style="red" if change["kind"] == "status" else None))
+    if result.proportional:
+        moving = root.add(Text("proportional (steps not listed; see --samples):", style="bold"))
+        for item in result.proportional:
+            moving.add(f"{item['ordinance']}: {words(item['kind'])} {words(item['name'])}, {item['first_value']:,} at "
+                       f"{item['from']} to {item['last_value']:,} at {item['to']}")
+    console.print(root)
+
+
+def print_thresholds(rows: list[dict[str, Any]]) -> None:
+    table = Table(title="Numbers the ordinances state (param facts of the encodings)", title_justify="left")
+    for column in ("ordinance", "parameter", "value", "clause", "the words"):
+        table.add_column(column, justify="right" if column == "value" else "left")
+    for row in rows:
+        clause = row["clause"] + (" (reconstructed)" if row["numbering"] == "reconstructed" else "")
+        table.add_row(row["ordinance"], words(row["name"]), f"{row['value']:,}", clause,
+                      Text(row["words"] or "", style="italic"))
+    console.print(table)

@@ -79,3 +79,36 @@ def test_explaining_leaves_the_conclusions_unchanged():
     plain = set(solve([event()], ["trempealeau"]))
     explained = Explainer(event(), ["trempealeau"]).atoms
     assert plain <= explained and all(isinstance(s, clingo.Symbol) for s in plain)
+
+
+THRESHOLDS = [  # (ordinance, attendance below, attendance at or above, threshold as printed)
+    ("trempealeau", 1999, 2000, "2,000"),
+    ("gem", 349, 350, "350"),
+    ("fulton", 500, 501, "500"),
+    ("vermont", 99, 100, "100"),
+    ("village", 250, 251, "250"),
+]
+THRESHOLD_EVENT = {"kinds": ["festival"], "flags": ["open_to_public", "participation_fee"],
+                   "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-18T02:00"}}
+
+
+def texts(node) -> list[str]:
+    found = [str(node.get(k)) for k in ("because", "failed_condition", "text", "would_mean", "atom") if node.get(k)]
+    for child in node.get("children", []) + node.get("attempts", []) + node.get("unless", []):
+        found += texts(child)
+    if node.get("explanation"):
+        found += texts(node["explanation"])
+    return found
+
+
+@pytest.mark.parametrize("ordinance, below, at, printed", THRESHOLDS, ids=[t[0] for t in THRESHOLDS])
+def test_why_not_names_the_threshold_just_below_and_the_tree_shows_it_at(ordinance, below, at, printed):
+    under = parse_events({**THRESHOLD_EVENT, "id": "under", "attendance": {"expected_max": below}}, "t")[0]
+    report = explain(under, ordinance, "permit_required")
+    assert not report["holds"]
+    said = " ".join(t for node in report["why_not"] for t in texts(node))
+    assert printed in said, said
+    over = parse_events({**THRESHOLD_EVENT, "id": "over", "attendance": {"expected_max": at}}, "t")[0]
+    held = explain(over, ordinance, "permit_required")
+    assert held["holds"]
+    assert printed in " ".join(t for node in held["trees"] for t in texts(node))
