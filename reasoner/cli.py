@@ -1,4 +1,5 @@
-"""The command line: a thin click layer over the library. Exit codes: 0 answered, 2 bad input."""
+"""The command line: a thin click layer over the library. Exit codes: 0 answered, 2 bad input,
+1 a check or coverage found a defect, 3 no answer within --time-limit."""
 from __future__ import annotations
 
 import json
@@ -21,7 +22,9 @@ class InputError(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        render.errors.print(f"[bold red]error:[/] {self.format_message()}", markup=True, soft_wrap=True)
+        from rich.markup import escape  # file names and given values may look like markup
+
+        render.errors.print(f"[bold red]error:[/] {escape(self.format_message())}", markup=True, soft_wrap=True)
 
 
 def _load(path: str) -> list[Event]:
@@ -43,6 +46,12 @@ def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
     if filed is None:
         return events
+    from .event import within_dates
+
+    try:
+        within_dates(filed)
+    except ValueError as error:
+        raise InputError(f"--filed: {error} (given: {filed.isoformat()})") from None
     changed = []
     for event in events:
         application = event.application.model_copy(update={"filed": filed}) if event.application else None
@@ -51,6 +60,55 @@ def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
             application = Application(filed=filed)
         changed.append(event.model_copy(update={"application": application}))
     return changed
+
+
+class TimeLimitExpired(click.ClickException):
+    exit_code = 3
+
+    def show(self, file: Any = None) -> None:
+        from rich.markup import escape
+
+        render.errors.print(f"[bold red]error:[/] {escape(self.format_message())}", markup=True, soft_wrap=True)
+
+
+def _within(seconds: float | None, work: Any) -> Any:
+    """Run `work`, giving up after `seconds`: every solver call of the evaluation shares one limit.
+    Grounding cannot be interrupted, so the work runs in a forked process that is killed on expiry."""
+    if seconds is None:
+        return work()
+    import multiprocessing
+
+    from .solver import SolveTimeout
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise click.UsageError("--time-limit needs a platform that can fork processes")
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            send.send((True, work()))
+        except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
+            send.send((False, error))
+
+    process = context.Process(target=child, name="reasoner-evaluate", daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(seconds):
+            raise TimeLimitExpired(str(SolveTimeout(seconds, "evaluating")) + "; no conclusion is given")
+        try:
+            done, value = receive.recv()
+        except EOFError:
+            raise RuntimeError(f"the evaluation ended without an answer (exit code {process.exitcode})") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receive.close()
+    if not done:
+        raise value
+    return value
 
 
 def _dump(data: Any) -> None:
@@ -71,8 +129,10 @@ def main() -> None:
 @ORDINANCE
 @click.option("--filed", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
-def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, output_format: str) -> None:
+def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limit: float | None, output_format: str) -> None:
     """Evaluate the events in EVENT_FILE under each ordinance: permit, exemptions, obligations with
     quantities, deadlines, restrictions, denial and revocation grounds, penalties and shortfalls.
 
@@ -82,7 +142,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, output_fo
 
     chosen = _ordinances(ordinances)
     events = _with_filing_date(_load(event_file), filed.date() if filed else None)
-    results = run(events, chosen)
+    results = _within(time_limit, lambda: run(events, chosen))
     if output_format == "json":
         _dump(results)
     else:
@@ -293,6 +353,225 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
             for error in data["errors"]:
                 click.echo(f"  invalid case: {error}")
     if any(report.percent < fail_under or report.errors for report in reports):
+        raise SystemExit(1)
+
+
+# ---------------------------------------------------------------- comparing ordinances
+
+ORDINANCE_LIST = click.option("--ordinances", "ordinance_list", default=None, metavar="A,B,...",
+                              help="Ordinances as one comma-separated list (adds to -o).")
+KINDS = click.option("--kinds", default=None, metavar="K,K,...|all",
+                     help="Kinds of conclusion to show (default: status, permits, exemption, obligation, deadline, "
+                          "late, on_time, denial_ground, penalty, shortfall; 'all' adds restrictions, application "
+                          "items, procedures, signers, revocation grounds, interpretations).")
+
+
+def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[str, ...]:
+    listed = tuple(name.strip() for name in (ordinance_list or "").split(",") if name.strip())
+    return _ordinances(ordinances + listed)
+
+
+def _kinds(text: str | None) -> tuple[str, ...]:
+    from .compare import parse_kinds
+
+    try:
+        return parse_kinds(text)
+    except ValueError as error:
+        raise InputError(f"--kinds: {error}") from None
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@ORDINANCE
+@ORDINANCE_LIST
+@click.option("--event", "event_id", default=None, help="Compare only this event of a file that holds several (by id).")
+@KINDS
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
+              show_default=True, help="text for people; json, csv or markdown for programs and papers.")
+def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
+            kinds: str | None, output_format: str) -> None:
+    """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
+    exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
+    ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
+    differ; 'not regulated' (the ordinance does not reach the event), 'exempt' and 'no such requirement'
+    (it does, but has no such conclusion) are told apart.
+
+    Example: reasoner compare facts/events/compare-county-fair.yaml --ordinances trempealeau,gem,fulton --format markdown
+    """
+    from . import compare as comparison
+
+    chosen = _chosen(ordinances, ordinance_list)
+    events = _load(event_file)
+    if event_id is not None:
+        events = [_one_event(event_file, event_id)]
+    try:
+        tables = comparison.compare(events, chosen, _kinds(kinds))
+    except comparison.CompareError as error:
+        raise InputError(f"{event_file}: {error}") from None
+    if output_format == "json":
+        _dump(tables)
+    elif output_format == "csv":
+        click.echo(comparison.to_csv(tables), nl=False)
+    elif output_format == "markdown":
+        click.echo(comparison.to_markdown(tables), nl=False)
+    else:
+        render.print_comparison(tables)
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@click.option("--vary", "vary_spec", required=True, metavar="FIELD=LOW..HIGH",
+              help="The fact to vary and its range: attendance=100..20000, hours=1..72, filed=2027-04-01..2027-07-15, "
+                   "or any whole-number field by its path (site.seating_capacity=0..5000).")
+@click.option("--step", type=click.IntRange(min=1), default=None,
+              help="Distance between sample points (days for filed; default: a round step giving about 50 samples).")
+@ORDINANCE
+@ORDINANCE_LIST
+@click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@KINDS
+@click.option("--max-steps", type=click.IntRange(min=0), default=None,
+              help="List a value's changes only where it changes at most this often over the range (default 20); "
+                   "others are reported as proportional.")
+@click.option("--format", "output_format", type=click.Choice(["csv", "json", "text"]), default="csv", show_default=True,
+              help="How to print the change points.")
+@click.option("--samples", "samples_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write every conclusion at every sample point to this CSV file.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the status and the required amounts against the varied fact to this PNG file "
+                   "(needs matplotlib: pip install 'reasoner[plot]').")
+@click.option("--plot-obligations", default=None, metavar="NAME,NAME",
+              help="Which obligations the plot shows (default: the amounts that change, most shared first).")
+def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[str, ...], ordinance_list: str | None,
+          event_id: str | None, kinds: str | None, max_steps: int | None, output_format: str, samples_file: str | None,
+          plot_file: str | None, plot_obligations: str | None) -> None:
+    """Vary one fact of an event over a range and report the exact points where a conclusion changes (a permit
+    becomes required, an obligation appears, a nurse is added, a filing becomes late), found by the solver:
+    samples, then bisection down to the single value. Prints CSV: one line per point, ordinance and conclusion.
+
+    Example: reasoner sweep facts/events/harvest-music-festival.yaml --vary attendance=100..20000 --plot sweep.png
+    """
+    from pathlib import Path
+
+    from . import sweep as sweeping
+
+    chosen = _chosen(ordinances, ordinance_list)
+    event = _one_event(event_file, event_id)
+    options = {"max_steps": max_steps} if max_steps is not None else {}
+    try:
+        result = sweeping.sweep(event, sweeping.parse_vary(vary_spec), chosen, step, _kinds(kinds), **options)
+    except sweeping.SweepError as error:
+        raise InputError(f"{event_file}: {error}") from None
+    if plot_file:
+        from .charts import PlotUnavailable, save_sweep_plot
+
+        names = [n.strip() for n in plot_obligations.split(",") if n.strip()] if plot_obligations else None
+        try:
+            save_sweep_plot(result, plot_file, names)
+        except PlotUnavailable as error:
+            raise click.ClickException(str(error)) from None
+    if samples_file:
+        Path(samples_file).write_text(sweeping.samples_csv(result), encoding="utf-8")
+    if output_format == "json":
+        _dump(result.to_json())
+    elif output_format == "text":
+        render.print_sweep(result)
+    else:
+        click.echo(sweeping.changes_csv(result), nl=False)
+
+
+@main.command()
+@ORDINANCE
+@ORDINANCE_LIST
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
+              show_default=True, help="text for people; json, csv or markdown for programs and papers.")
+def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_format: str) -> None:
+    """List every number the ordinances state (thresholds, rates, amounts, periods) with its clause and the
+    clause's words around it, read from the encodings' param facts and the clause registries.
+
+    Example: reasoner thresholds --ordinances trempealeau,gem --format markdown
+    """
+    from . import thresholds as numbers
+
+    rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
+    if output_format == "json":
+        _dump(rows)
+    elif output_format == "csv":
+        click.echo(numbers.to_csv(rows), nl=False)
+    elif output_format == "markdown":
+        click.echo(numbers.to_markdown(rows), nl=False)
+    else:
+        render.print_thresholds(rows)
+
+
+@main.command()
+@click.argument("input_path", metavar="INPUT", type=click.Path(allow_dash=True))
+@click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
+              help="JSONL (.jsonl) or CSV (.csv), by extension: one row per event and ordinance.")
+@ORDINANCE
+@ORDINANCE_LIST
+@click.option("--input-format", type=click.Choice(["jsonl", "csv", "yaml", "json", "folder"]), default=None,
+              help="How to read INPUT (default: by its extension; a folder of event files; '-' is JSONL).")
+@click.option("--workers", type=click.IntRange(min=0), default=None,
+              help="Worker processes (default: one per CPU; 0 evaluates in this process).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Events per solver call.")
+@click.option("--errors", "errors_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the rows of bad records to this JSONL or CSV file instead of into the output.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Send the chunks to this Dask scheduler (tcp://host:8786) instead of local workers; "
+                   "needs pip install 'reasoner[dask]'.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run into the same OUTPUT without redoing finished records.")
+@click.option("--progress/--no-progress", "show_progress", default=None,
+              help="A progress bar on standard error (default: when it is a terminal).")
+def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
+          input_format: str | None, workers: int | None, chunk_size: int, errors_path: str | None,
+          scheduler: str | None, resume: bool, show_progress: bool | None) -> None:
+    """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
+    for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each row is the record
+    `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
+    line and the problem, and the batch goes on; OUTPUT appears only once the whole input is done.
+    Exit code 1 when some records failed, 130 when interrupted (continue with --resume).
+
+    Example: reasoner batch applications.jsonl --out results.jsonl --workers 2
+    """
+    from contextlib import nullcontext
+
+    from . import batch as batching
+    from .batch_io import BatchInputError
+
+    chosen = _chosen(ordinances, ordinance_list)
+    options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
+                                    chunk_size=chunk_size, scheduler=scheduler, resume=resume)
+    if workers is not None:
+        options.workers = workers
+    show = render.errors.is_terminal if show_progress is None else show_progress
+    if show:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(TextColumn("batch"), BarColumn(), TextColumn("{task.fields[events]:,} events"),
+                       TextColumn("{task.fields[rate]:,.0f}/s"), TextColumn("{task.fields[failed]:,} errors"),
+                       TimeRemainingColumn(), console=render.errors, transient=True)
+        task = bar.add_task("batch", total=None, events=0, rate=0.0, failed=0)
+
+        def update(summary: Any, position: int, size: int | None) -> None:
+            bar.update(task, completed=position, total=size, events=summary.events,
+                       rate=summary.events_per_second, failed=summary.failed)
+    try:
+        with bar if show else nullcontext():
+            summary = batching.run(options, update if show else None)
+    except BatchInputError as error:
+        raise InputError(str(error)) from None
+    except KeyboardInterrupt:
+        render.errors.print(f"interrupted: the rows done so far are kept in {output}.part; "
+                            "run the same command with --resume to continue", markup=False, soft_wrap=True)
+        raise SystemExit(130) from None
+    where = f"in {summary.errors}" if summary.errors else f"rows with \"error\" in {output}"
+    failed = f"; {summary.failed:,} failed ({where})" if summary.failed else ""
+    resumed = f", {summary.resumed:,} of them done before --resume" if summary.resumed else ""
+    render.errors.print(f"{summary.records:,} records{resumed}: {summary.events:,} events evaluated under "
+                        f"{len(chosen)} ordinance(s) into {output}{failed}; "
+                        f"{summary.events_per_second:,.0f} events/s", markup=False, soft_wrap=True, highlight=False)
+    if summary.failed:
         raise SystemExit(1)
 
 

@@ -6,9 +6,13 @@ shortfalls, alternative for obligations that another provision can meet, text fo
 """
 from __future__ import annotations
 
+import json
+import operator
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
 from typing import Any
 
 import clingo
@@ -89,31 +93,56 @@ def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
     return ordinance, event, item
 
 
-def _merge(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Fold quantities and alternatives into their obligations; join identical conclusions' clauses."""
-    obligations = {(i["name"], i["clauses"][0]): i for i in items if i["kind"] == "obligation"}
-    merged: dict[tuple, dict[str, Any]] = {}
+_RANK = {kind: index for index, kind in enumerate(KIND_ORDER)}
+_FOLDED = ("quantity", "alternative")
+
+
+def _merged(items: list[dict[str, Any]]) -> list[tuple[tuple, dict[str, Any]]]:
+    """_merge, each conclusion with its sort key (unique within one record)."""
+    obligations: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    folded = []
     for item in items:
-        if item["kind"] in ("quantity", "alternative"):
-            owner = obligations.get((item["name"], item["clauses"][0]))
-            if owner is None:
-                continue
-            if item["kind"] == "quantity":
-                owner["value"], owner["unit"] = item["value"], item["unit"]
-            else:
-                owner["alternative"] = {"name": item["other"], "value": item["value"], "unit": item["unit"]}
+        kind = item["kind"]
+        if kind == "obligation":
+            obligations[(item["name"], item["clauses"][0])].append(item)
+        elif kind in _FOLDED:
+            folded.append(item)
+    if folded:
+        folded.sort(key=repr)  # should an obligation get two amounts under one clause, the same one wins every time
+        for item in folded:
+            for owner in obligations.get((item["name"], item["clauses"][0]), ()):
+                if item["kind"] == "quantity":
+                    owner["value"], owner["unit"] = item["value"], item["unit"]
+                else:
+                    owner["alternative"] = {"name": item["other"], "value": item["value"], "unit": item["unit"]}
+    merged: dict[str, dict[str, Any]] = {}
+    for item in items:
+        if item["kind"] in _FOLDED:
             continue
-        key = tuple((k, repr(v)) for k, v in item.items() if k != "clauses")
+        key = repr([(k, v) for k, v in item.items() if k != "clauses"])
         if key in merged:
             merged[key]["clauses"] = sorted(set(merged[key]["clauses"]) | set(item["clauses"]))
         else:
             merged[key] = item
-    rank = {kind: index for index, kind in enumerate(KIND_ORDER)}
-    return sorted(merged.values(), key=lambda i: (rank[i["kind"]], i["name"], repr(i["value"]), i["clauses"]))
+    return sorted(((_RANK[i["kind"]], i["name"], repr(i["value"]), i["clauses"], key), i) for key, i in merged.items())
+
+
+def _merge(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Fold quantities and alternatives into their obligations; join identical conclusions' clauses; sort.
+
+    The result does not depend on the order of `items`: a batch reads an event's atoms in another order
+    than a single evaluation, and both must give the same record. Only conclusions of one name fold
+    or join, which is what lets Reader merge a record name by name.
+    """
+    return [item for _, item in _merged(items)]
 
 
 def _status(conclusions: list[dict[str, Any]]) -> str:
     kinds = {c["kind"] for c in conclusions}
+    return _status_of(kinds)
+
+
+def _status_of(kinds: set[str] | frozenset[str]) -> str:
     if "permit_required" in kinds:
         return "permit_required"
     if "exemption" in kinds:
@@ -121,25 +150,147 @@ def _status(conclusions: list[dict[str, Any]]) -> str:
     return "not_regulated"
 
 
+class Body:
+    """A record without its event id: status, conclusions (shared: read, never change them) and their JSON."""
+
+    __slots__ = ("ordinance", "status", "conclusions", "tail")
+
+    def __init__(self, ordinance: str, status: str, conclusions: list[dict[str, Any]], fragments: list[str]):
+        self.ordinance = ordinance
+        self.status = status
+        self.conclusions = conclusions
+        self.tail = f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}"
+
+    def json(self, event_id: str) -> str:
+        """The record of event `event_id` as one line of JSON: json.dumps(record), byte for byte."""
+        return '{"event": ' + json.dumps(event_id, ensure_ascii=False) + self.tail
+
+
+@cache
+def _heads(ordinance: str, status: str) -> str:
+    reg = registry(ordinance)
+    head = {"event": None, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+            "status": status, "permit_required": status == "permit_required", "conclusions": None}
+    return json.dumps(head, ensure_ascii=False)[len('{"event": null'):-len("null}")]
+
+
+# A symbol's handle: clingo interns symbols and never frees them (potassco/clingo#203), so equal
+# handles are equal symbols for the life of the process.
+_handle = operator.attrgetter("_rep") if hasattr(clingo.Number(0), "_rep") else (lambda symbol: symbol)
+_SHIFT = 24
+_MASK = (1 << _SHIFT) - 1
+
+
+class Reader:
+    """Reads answer sets into records fast enough for batches: each distinct thing is worked out once.
+
+    Event numbers restart at 1 in every solver call, so the very same atom, say
+    obligation(gem,3,toilets,shall,"5.health-2"), recurs call after call, and its handle is a key
+    that costs nothing to compute: a known atom is an (event, conclusion) pair at once. A new one is
+    rendered once; its text without the event number names its conclusion, which _read (the one
+    definition of what an atom means) reads once. Conclusions fold and join only with conclusions of
+    the same name (_merge), so a record is merged name by name, each distinct group once, and each
+    distinct record once. The caches start afresh past their limits, so memory stays flat.
+    """
+
+    ATOM_LIMIT = 400_000
+    ENTRY_LIMIT = 100_000
+
+    def __init__(self, ordinances: Sequence[str]):
+        self.ordinances = tuple(ordinances)
+        self._index = {name: index for index, name in enumerate(self.ordinances)}
+        self._clear()
+
+    def _clear(self) -> None:
+        self._atoms: dict[Any, int] = {}           # atom -> record slot << _SHIFT | conclusion id; -1: none
+        self._keys: dict[str, int] = {}            # atom text without its event number -> conclusion id
+        self._items: list[dict[str, Any] | None] = []   # conclusion id -> conclusion (None: not one)
+        self._names: list[str] = []                # conclusion id -> its name (what it may merge with)
+        self._groups: dict[Any, list[tuple[tuple, str, dict[str, Any]]]] = {}   # ids of one name -> merged
+        self._bodies: dict[tuple[int, frozenset[int]], Body] = {}   # (ordinance, conclusion ids) -> Body
+
+    def _decode(self, symbol: clingo.Symbol) -> int:
+        name, _, arguments = str(symbol).partition("(")
+        parts = arguments.split(",", 2)
+        if len(parts) < 3 or parts[0] not in self._index or not parts[1].isdigit() or int(parts[1]) < 1:
+            return -1
+        key = f"{name}({parts[0]},{parts[2]}"
+        found = self._keys.get(key)
+        if found is None:
+            read = _read(symbol)
+            found = self._keys[key] = len(self._items)
+            self._items.append(read[2] if read else None)
+            self._names.append(read[2]["name"] if read else "")
+        if self._items[found] is None:
+            return -1
+        return ((int(parts[1]) - 1) * len(self.ordinances) + self._index[parts[0]]) << _SHIFT | found
+
+    def _group(self, ids: list[int]) -> list[tuple[tuple, str, dict[str, Any]]]:
+        return [(key, json.dumps(item, ensure_ascii=False), item)
+                for key, item in _merged([dict(self._items[i]) for i in ids])]
+
+    def _body(self, ordinance: int, ids: frozenset[int]) -> Body:
+        by_name: dict[str, list[int]] = {}
+        for i in ids:
+            by_name.setdefault(self._names[i], []).append(i)
+        parts = []
+        for group in by_name.values():
+            key = group[0] if len(group) == 1 else frozenset(group)
+            found = self._groups.get(key)
+            if found is None:
+                found = self._groups[key] = self._group(group)
+            parts.extend(found)
+        parts.sort(key=itemgetter0)
+        status = _status_of({item["kind"] for _, _, item in parts})
+        return Body(self.ordinances[ordinance], status, [p[2] for p in parts], [p[1] for p in parts])
+
+    def read(self, symbols: Sequence[clingo.Symbol], count: int) -> list[Body]:
+        """A Body per (event, ordinance) of the events numbered 1..count: event by event, ordinance by ordinance."""
+        if max(len(self._items), len(self._groups), len(self._bodies)) > self.ENTRY_LIMIT:
+            self._clear()
+        elif len(self._atoms) > self.ATOM_LIMIT:
+            self._atoms.clear()  # the conclusions stay: a known conclusion costs one text rendering
+        width = len(self.ordinances)
+        slots: list[list[int]] = [[] for _ in range(count * width)]
+        atoms, decode, limit = self._atoms, self._decode, (count * width) << _SHIFT
+        for symbol in symbols:
+            key = _handle(symbol)
+            found = atoms.get(key)
+            if found is None:
+                found = atoms[key] = decode(symbol)
+            if 0 <= found < limit:
+                slots[found >> _SHIFT].append(found & _MASK)
+        bodies, body = self._bodies, self._body
+        result = []
+        for slot, ids in enumerate(slots):
+            key = (slot % width, frozenset(ids))
+            found_body = bodies.get(key)
+            if found_body is None:
+                found_body = bodies[key] = body(*key)
+            result.append(found_body)
+        return result
+
+
+itemgetter0 = operator.itemgetter(0)
+_local = threading.local()
+
+
+def reader(ordinances: Sequence[str]) -> Reader:
+    """This thread's Reader for these ordinances (its caches pay off across solver calls)."""
+    readers = getattr(_local, "readers", None)
+    if readers is None:
+        readers = _local.readers = {}
+    key = tuple(ordinances)
+    if key not in readers:
+        readers[key] = Reader(key)
+    return readers[key]
+
+
 def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Event],
                          ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    grouped: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-    for symbol in symbols:
-        read = _read(symbol)
-        if read:
-            ordinance, number, item = read
-            grouped[(ordinance, number)].append(item)
-    results = []
-    for number, event in enumerate(events, start=1):
-        for ordinance in ordinances:
-            conclusions = _merge(grouped.get((ordinance, number), []))
-            status = _status(conclusions)
-            reg = registry(ordinance)
-            results.append({
-                "event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
-                "status": status, "permit_required": status == "permit_required", "conclusions": conclusions,
-            })
-    return results
+    bodies = reader(ordinances).read(symbols, len(events))
+    width = len(ordinances)
+    return [json.loads(body.json(events[index // width].id)) for index, body in enumerate(bodies)]
 
 
 def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:

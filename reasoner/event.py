@@ -13,6 +13,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from .vocabulary import names
 
 MAX_EVENT_DAYS = 366
+# Dates outside these years are refused: deadlines are computed days before and after them, and
+# every day must stay a calendar date. Amounts stay below clingo's 32-bit integers (2^31 - 1).
+EARLIEST_DATE = date(1900, 1, 1)
+LATEST_DATE = date(2999, 12, 31)
+MAX_USD = 1_000_000_000
+MAX_AMOUNT = 1_000_000_000
+
+
+def within_dates(value: date) -> date:
+    """A date (or the day of a datetime) the reasoner can compute deadlines around."""
+    day = value.date() if isinstance(value, datetime) else value
+    if not EARLIEST_DATE <= day <= LATEST_DATE:
+        raise ValueError(f"must be between {EARLIEST_DATE.isoformat()} and {LATEST_DATE.isoformat()}")
+    return value
 
 
 def _choice(section: str) -> Any:
@@ -83,7 +97,7 @@ class Schedule(Strict):
     @field_validator("start", "end")
     @classmethod
     def naive_local_time(cls, value: datetime) -> datetime:
-        return value.replace(tzinfo=None)
+        return within_dates(value.replace(tzinfo=None))
 
     @model_validator(mode="after")
     def ends_after_start(self) -> "Schedule":
@@ -115,10 +129,10 @@ class Organizer(Strict):
 
 
 class Insurance(Strict):
-    general_liability_aggregate_usd: int | None = Field(None, ge=0)
-    per_occurrence_bodily_injury_usd: int | None = Field(None, ge=0)
-    per_occurrence_property_damage_usd: int | None = Field(None, ge=0)
-    fire_legal_liability_usd: int | None = Field(None, ge=0)
+    general_liability_aggregate_usd: int | None = Field(None, ge=0, le=MAX_USD)
+    per_occurrence_bodily_injury_usd: int | None = Field(None, ge=0, le=MAX_USD)
+    per_occurrence_property_damage_usd: int | None = Field(None, ge=0, le=MAX_USD)
+    fire_legal_liability_usd: int | None = Field(None, ge=0, le=MAX_USD)
     workers_compensation: bool | None = None
     names_government_as_insured: bool | None = None
 
@@ -127,9 +141,11 @@ class Application(Strict):
     filed: date | None = Field(None, description="Date the application was (or will be) filed.")
     contents: list[_choice("application_items")] = Field(default_factory=list, description="What the application contains.")
     insurance: Insurance = Field(default_factory=Insurance)
-    bond_usd: int | None = Field(None, ge=0)
-    fee_paid_usd: int | None = Field(None, ge=0)
+    bond_usd: int | None = Field(None, ge=0, le=MAX_USD)
+    fee_paid_usd: int | None = Field(None, ge=0, le=MAX_USD)
     approvals: list[_choice("approvals")] = Field(default_factory=list)
+
+    _filed_within = field_validator("filed")(lambda value: value if value is None else within_dates(value))
 
 
 class Event(Strict):
@@ -147,6 +163,14 @@ class Event(Strict):
     findings: list[_choice("findings")] = Field(default_factory=list, description="Findings of the authority (grounds it has found).")
     imposed_conditions: list[_choice("obligations")] = Field(default_factory=list, description="Discretionary conditions the authority has imposed.")
     unknown: list[str] = Field(default_factory=list, description="Facts not known yet, by path: flags.NAME, site.flags.NAME, special_services.NAME, findings.NAME, kinds.NAME, application.contents.NAME, approvals.NAME, schedule.darkness, site.kind, organizer.kind, organizer.sponsor, organizer.site_interest.")
+
+    @field_validator("provisions")
+    @classmethod
+    def provisions_within_bounds(cls, value: dict[str, int]) -> dict[str, int]:
+        for key, amount in value.items():
+            if not 0 <= amount <= MAX_AMOUNT:
+                raise ValueError(f"provision {key} must be between 0 and {MAX_AMOUNT:,}, got {amount}")
+        return value
 
     @field_validator("unknown")
     @classmethod
@@ -193,14 +217,6 @@ def unknown_paths() -> set[str]:
     for prefix, section in UNKNOWN_SETS.items():
         paths |= {f"{prefix}.{name}" for name in names(section)}
     return paths
-
-    @field_validator("provisions")
-    @classmethod
-    def non_negative_provisions(cls, value: dict[str, int]) -> dict[str, int]:
-        for key, amount in value.items():
-            if amount < 0 or amount > 10**12:
-                raise ValueError(f"provision {key} must be between 0 and 10^12, got {amount}")
-        return value
 
 
 # The loader is re-exported here so that `from reasoner.event import load_events` keeps working.

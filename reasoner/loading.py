@@ -1,12 +1,31 @@
-"""Reading event files: YAML or JSON, one event or many; every problem names the file and the field."""
+"""Reading event files: YAML or JSON, one event or many; every problem names the file and the field.
+
+Whatever a file holds, reading it ends in events or in an EventFileError, in bounded time and memory:
+files past MAX_FILE_BYTES are not read whole, nesting past MAX_DEPTH and documents that expand
+(through YAML aliases) past MAX_VALUES are refused before validation walks them, and a file may hold
+at most MAX_EVENTS events.
+"""
 from __future__ import annotations
 
 import json
+import re
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_EVENTS = 10_000        # about a minute of solving for every ordinance; more is refused, not truncated
+MAX_DEPTH = 16             # an event nests four levels; a list of events under `events:` six
+MAX_VALUES = 1_000_000     # scalars and collections, each alias counted every time it is used
+MAX_PROBLEMS = 25          # reported per file; the rest are counted
+MAX_SHOWN = 60             # characters of a given value quoted back in a message
+
+# libyaml when it is there: faster, and its parser refuses runaway nesting itself.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class EventFileError(Exception):
@@ -14,9 +33,21 @@ class EventFileError(Exception):
 
     def __init__(self, path: str, problems: list[tuple[str, str]]):
         self.path = path
+        if len(problems) > MAX_PROBLEMS:
+            problems = problems[:MAX_PROBLEMS] + [("", f"... and {len(problems) - MAX_PROBLEMS} more problems")]
         self.problems = problems
         lines = [f"{path}: {field}: {message}" if field else f"{path}: {message}" for field, message in problems]
         super().__init__("\n".join(lines))
+
+
+def shown(value: Any) -> str:
+    """A given value as a message quotes it: short, and never too large to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * MAX_SHOWN:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
 
 
 def _field_path(location: tuple) -> str:
@@ -35,9 +66,32 @@ def _problems(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
         given = item.get("input")
         detail = item["msg"].removeprefix("Value error, ")
         if item["type"] not in ("missing",) and not isinstance(given, (dict, list)):
-            detail += f" (given: {given!r})"
+            detail += f" (given: {shown(given)})"
         found.append((where, detail))
     return found
+
+
+def _walk_bounds(data: Any, path: str) -> None:
+    """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text."""
+    count = 0
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise EventFileError(path, [("", f"the file expands to more than {MAX_VALUES:,} values "
+                                              "(YAML aliases count each time they are used)")])
+        if depth > MAX_DEPTH:
+            raise EventFileError(path, [(where, f"nested more than {MAX_DEPTH} levels deep")])
+        if isinstance(value, str) and _LONE_SURROGATE.search(value):
+            raise EventFileError(path, [(where, "holds a lone UTF-16 surrogate (an escape such as \\ud800), which is not text")])
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and _LONE_SURROGATE.search(key):
+                    raise EventFileError(path, [(where, "a field name holds a lone UTF-16 surrogate, which is not text")])
+                stack.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{index}]", depth + 1) for index, item in enumerate(value))
 
 
 def parse_events(data: Any, path: str) -> list["Event"]:
@@ -49,6 +103,10 @@ def parse_events(data: Any, path: str) -> list["Event"]:
     records = data if isinstance(data, list) else [data]
     if not records:
         raise EventFileError(path, [("", "the file holds no event")])
+    if len(records) > MAX_EVENTS:
+        raise EventFileError(path, [("", f"the file holds {len(records):,} events; at most {MAX_EVENTS:,} are "
+                                         "evaluated from one file (split it)")])
+    _walk_bounds(data, path)
     events, problems = [], []
     for index, record in enumerate(records):
         prefix = f"[{index}]" if isinstance(data, list) else ""
@@ -59,36 +117,117 @@ def parse_events(data: Any, path: str) -> list["Event"]:
             events.append(Event.model_validate(record))
         except ValidationError as error:
             problems.extend(_problems(error, prefix))
+        except RecursionError:
+            problems.append((prefix, "nested too deeply"))
     if problems:
         raise EventFileError(path, problems)
     seen: set[str] = set()
     for index, event in enumerate(events):
         if event.id in seen:
-            raise EventFileError(path, [(f"[{index}].id", f"duplicate event id {event.id!r}")])
+            raise EventFileError(path, [(f"[{index}].id", f"duplicate event id {shown(event.id)}")])
         seen.add(event.id)
     return events
+
+
+def _read(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise EventFileError(str(path), [("", f"cannot read file: {error.strerror or error}")]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise EventFileError(str(path), [("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; split it")])
+    return raw
+
+
+def _scan_yaml(text: str, where: str) -> None:
+    """Walk the YAML event stream (no objects built) and refuse, early, what would be too large to build:
+    too many events, runaway alias expansion, recursive aliases, deep nesting."""
+    frames: list[list[Any]] = []   # [is_mapping, anchor, expanded size, next node is a key, last key]
+    sizes: dict[str, int] = {}
+    total = records = 0
+
+    def begin(event: Any) -> None:
+        nonlocal records
+        if not frames:
+            return
+        parent = frames[-1]
+        if parent[0]:
+            if parent[3] and isinstance(event, yaml.ScalarEvent):
+                parent[4] = event.value
+            parent[3] = not parent[3]
+        elif len(frames) == 1 or (len(frames) == 2 and frames[0][0] and frames[0][4] == "events"):
+            records += 1
+            if records > MAX_EVENTS:
+                raise EventFileError(where, [("", f"the file holds more than {MAX_EVENTS:,} events; at most "
+                                                  f"{MAX_EVENTS:,} are evaluated from one file (split it)")])
+
+    def add(size: int) -> None:
+        nonlocal total
+        total += size
+        if frames:
+            frames[-1][2] += size
+        if total > MAX_VALUES:
+            raise EventFileError(where, [("", f"the file expands to more than {MAX_VALUES:,} values "
+                                              "(YAML aliases count each time they are used)")])
+
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            begin(event)
+            if len(frames) >= MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else "?"
+                raise EventFileError(where, [("", f"nested more than {MAX_DEPTH} levels deep (line {line})")])
+            frames.append([isinstance(event, yaml.MappingStartEvent), event.anchor, 0, True, None])
+            add(1)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            _, anchor, size, _, _ = frames.pop()
+            if anchor:
+                sizes[anchor] = size + 1
+            if frames:
+                frames[-1][2] += size
+        elif isinstance(event, yaml.ScalarEvent):
+            begin(event)
+            if event.anchor:
+                sizes[event.anchor] = 1
+            add(1)
+        elif isinstance(event, yaml.AliasEvent):
+            begin(event)
+            if event.anchor not in sizes and any(frame[1] == event.anchor for frame in frames):
+                raise EventFileError(where, [("", f"the alias *{event.anchor} refers to itself")])
+            add(sizes.get(event.anchor, 1))
+
+
+def _parse(text: str, path: Path) -> Any:
+    where = str(path)
+    try:
+        if path.suffix.lower() == ".json":
+            return json.loads(text)
+        _scan_yaml(text, where)
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except json.JSONDecodeError as error:
+        raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        reason = getattr(error, "problem", None) or str(error)
+        if "nesting depth" in reason:
+            reason = f"nested too deeply ({reason})"
+        raise EventFileError(where, [("", f"malformed YAML{at}: {reason}")]) from None
+    except RecursionError:
+        raise EventFileError(where, [("", f"nested too deeply (at most {MAX_DEPTH} levels)")]) from None
+    except ValueError as error:  # e.g. an integer literal of thousands of digits
+        raise EventFileError(where, [("", f"a value cannot be read: {error}")]) from None
 
 
 def load_events(path: str | Path) -> list["Event"]:
     """Read a YAML or JSON event file; every problem becomes an EventFileError naming file and field."""
     path = Path(path)
+    raw = _read(path)
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise EventFileError(str(path), [("", f"cannot read file: {error.strerror or error}")]) from None
-    try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise EventFileError(str(path), [("", f"not UTF-8 text (byte {error.start})")]) from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except json.JSONDecodeError as error:
-        raise EventFileError(str(path), [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        reason = getattr(error, "problem", None) or str(error)
-        raise EventFileError(str(path), [("", f"malformed YAML{where}: {reason}")]) from None
+    data = _parse(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
     return parse_events(data, str(path))

@@ -324,8 +324,8 @@ def print_sweep(result: Any) -> None:
     if result.proportional:
         moving = root.add(Text("proportional (steps not listed; see --samples):", style="bold"))
         for item in result.proportional:
-            moving.add(f"{item['ordinance']}: {words(item['kind'])} {words(item['name'])}, {item['first_value']:,} at "
-                       f"{item['from']} to {item['last_value']:,} at {item['to']}")
+            moving.add(f"{item['ordinance']}: {words(item['kind'])} {words(item['name'])}, {amount(item['first_value'], None)} at "
+                       f"{item['from']} to {amount(item['last_value'], None)} at {item['to']}")
     console.print(root)
 
 

@@ -1,0 +1,601 @@
+"""`reasoner check`: lint the encodings and the clause registries, ordinance by ordinance.
+
+What must hold (each failure is a Problem naming the file, the line or clause, and what is wrong):
+
+- clingo grounds vocabulary.lp + the encoding + sample facts without a single message: no undefined
+  atom (a predicate no rule or fact defines), no undefined operation, no unsafe variable;
+- every conclusion a rule can derive cites a clause registered for its own ordinance: checked in each
+  rule head, and again on every atom the grounding can derive from the sample facts (clause ids that
+  flow in through variables);
+- every registered clause is encoded (some rule or fact of the encoding cites it) or carries a
+  `reason` (non-operative, or how it is covered without rules of its own);
+- every number the ordinance states is a param/4 fact, declared once, with a registered clause;
+  numbers inside rules are only 0, 1 and unit conversions;
+- every interpretation note names a registered clause, is emitted, and the note/4 rule cites the
+  same clause the registry names;
+- names reaching the event vocabulary are spelled as in reasoner/vocabulary.yaml (a misspelt
+  `event_kind(E,festivall)` grounds silently and never holds);
+- every rule stands under a registered `% §` clause header, and every `{Variable}` of its `%@`
+  sentence is a variable of the rule.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import clingo
+import yaml
+from clingo import ast
+
+from .vocabulary import encoded_ordinances, names, package_path, vocabulary
+
+# Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
+UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
+                    100: "percent", 1440: "minutes per day"}
+
+# The enumerated argument of each input predicate, and the vocabulary section it draws from.
+ENUMERATED_INPUTS = {
+    ("event_kind", 2, 1): "event_kinds", ("site_kind", 2, 1): "site_kinds", ("site", 2, 1): "site_flags",
+    ("organizer_kind", 2, 1): "organizer_kinds", ("sponsor", 2, 1): "sponsor_kinds",
+    ("site_interest", 2, 1): "site_interests", ("feature", 2, 1): "event_flags",
+    ("special_service", 2, 1): "special_services", ("finding", 2, 1): "findings", ("imposed", 2, 1): "obligations",
+    ("provided", 3, 1): "obligations", ("application_content", 2, 1): "application_items",
+    ("approval", 2, 1): "approvals",
+}
+# Output arguments that must be vocabulary names too: obligations join across ordinances by name.
+ENUMERATED_OUTPUTS = {
+    ("obligation", 5, 2): "obligations", ("quantity", 6, 2): "obligations", ("alternative", 6, 2): "obligations",
+    ("alternative", 6, 3): "obligations", ("shortfall", 6, 2): "obligations",
+    ("application_requirement", 4, 2): "application_items", ("application_missing", 4, 2): "application_items",
+}
+EXTRA_NAMES = {"event_flags": {"insurance_names_government"}}  # written by atoms.py from the insurance section
+
+
+@dataclass(frozen=True)
+class Problem:
+    ordinance: str
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+@dataclass
+class Report:
+    ordinance: str
+    problems: list[Problem] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    not_encoded: dict[str, str] = field(default_factory=dict)  # operative clause id -> its reason
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ordinance": self.ordinance, "ok": self.ok, "counts": self.counts,
+                "operative_not_encoded": self.not_encoded, "problems": [asdict(p) for p in self.problems]}
+
+
+# ---------------------------------------------------------------- reading the encodings
+
+@dataclass
+class Statement:
+    """One rule or fact of an encoding, as clingo's AST reads it."""
+
+    node: ast.AST
+    line: int
+    head: tuple[str, int] | None           # predicate of a plain head atom
+    head_args: list[ast.AST]
+    body: list[ast.AST]
+    constants: list[clingo.Symbol] = field(default_factory=list)   # every constant term, read once
+    variables: set[str] = field(default_factory=set)
+    atoms: list[tuple[ast.AST, bool]] = field(default_factory=list)  # body atoms (term, positive)
+
+    def __post_init__(self) -> None:
+        for item in _walk(self.node):
+            if item.ast_type == ast.ASTType.SymbolicTerm:
+                self.constants.append(item.symbol)
+            elif item.ast_type == ast.ASTType.Variable:
+                self.variables.add(item.name)
+        for item in _walk(self.body):
+            if item.ast_type == ast.ASTType.Literal and item.atom.ast_type == ast.ASTType.SymbolicAtom:
+                term = item.atom.symbol
+                if term.ast_type == ast.ASTType.Function:
+                    self.atoms.append((term, item.sign == ast.Sign.NoSign))
+
+    def strings(self) -> set[str]:
+        return {c.string for c in self.constants if c.type == clingo.SymbolType.String}
+
+
+class EncodingSyntaxError(ValueError):
+    pass
+
+
+def _parse(text: str) -> tuple[list[Statement], list[tuple[str, int]]]:
+    nodes: list[ast.AST] = []
+    messages: list[str] = []
+    try:
+        ast.parse_string(text, nodes.append, logger=lambda code, message: messages.append(" ".join(message.split())))
+    except RuntimeError as error:
+        raise EncodingSyntaxError("; ".join(messages) or str(error)) from None
+    statements, shown = [], []
+    for node in nodes:
+        if node.ast_type == ast.ASTType.ShowSignature and node.name:
+            shown.append((node.name, node.arity))
+        if node.ast_type != ast.ASTType.Rule:
+            continue
+        head, args = None, []
+        atom = node.head.atom if node.head.ast_type == ast.ASTType.Literal else None
+        if atom is not None and atom.ast_type == ast.ASTType.SymbolicAtom:
+            symbol = atom.symbol
+            if symbol.ast_type == ast.ASTType.Function:
+                head, args = (symbol.name, len(symbol.arguments)), list(symbol.arguments)
+            elif symbol.ast_type == ast.ASTType.SymbolicTerm and symbol.symbol.type == clingo.SymbolType.Function:
+                head = (symbol.symbol.name, 0)
+        statements.append(Statement(node, node.location.begin.line, head, args, list(node.body)))
+    return statements, shown
+
+
+def _walk(node: Any) -> Iterable[ast.AST]:
+    """Every AST node below `node`, itself included."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.AST):
+            yield item
+            stack.extend(getattr(item, key) for key in item.child_keys)
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
+            stack.extend(item)
+
+
+def _constant(term: ast.AST) -> clingo.Symbol | None:
+    return term.symbol if term.ast_type == ast.ASTType.SymbolicTerm else None
+
+
+@dataclass
+class Encoding:
+    name: str
+    file: Path
+    text: str
+    statements: list[Statement]
+    shown: list[tuple[str, int]]
+
+    @property
+    def path(self) -> str:
+        return f"reasoner/encodings/{self.name}.lp"
+
+    def at(self, line: int) -> str:
+        return f"{self.path}:{line}"
+
+    def header_of(self, line: int) -> str | None:
+        """The clause of the nearest `% §` header above a line."""
+        above = bisect.bisect_left(self._header_lines, line)
+        return self._headers[above - 1][1] if above else None
+
+    def __post_init__(self) -> None:
+        lines = self.text.splitlines()
+        self._headers = [(number, match.group(1)) for number, line in enumerate(lines, start=1)
+                         if (match := re.match(r"^% § (\S+)", line))]
+        self._header_lines = [number for number, _ in self._headers]
+        self.lines = lines
+
+    def label_of(self, line: int) -> str | None:
+        above = self.lines[line - 2] if line >= 2 else ""
+        return above[2:].strip() if above.startswith("%@") else None
+
+
+def read_encoding(name: str, root: Path | None = None) -> Encoding:
+    """An encoding from the package (or from `root`/encodings, for testing the check itself)."""
+    file = (root / "encodings" / f"{name}.lp") if root else package_path("encodings", f"{name}.lp")
+    text = file.read_text(encoding="utf-8")
+    statements, shown = _parse(text)
+    return Encoding(name, file, text, statements, shown)
+
+
+# ---------------------------------------------------------------- sample facts
+
+def sample_events() -> list:
+    """Events that between them state every input predicate and every vocabulary name atoms.py can write."""
+    from .event import Event
+
+    kinds = names("event_kinds")
+    sites, organizers, sponsors, interests = (names(s) for s in ("site_kinds", "organizer_kinds", "sponsor_kinds", "site_interests"))
+    every = {
+        "kinds": list(kinds), "flags": list(names("event_flags")), "special_services": list(names("special_services")),
+        "findings": list(names("findings")), "imposed_conditions": list(names("obligations")),
+        "provisions": {name: 1 for name in names("obligations")},
+    }
+    application = {"filed": "2027-05-01", "contents": list(names("application_items")), "approvals": list(names("approvals")),
+                   "bond_usd": 1000, "fee_paid_usd": 100,
+                   "insurance": {"general_liability_aggregate_usd": 1_000_000, "per_occurrence_bodily_injury_usd": 1_000_000,
+                                 "per_occurrence_property_damage_usd": 1_000_000, "fire_legal_liability_usd": 1_000_000,
+                                 "workers_compensation": True, "names_government_as_insured": True}}
+    count = max(len(sites), len(organizers), len(sponsors), len(interests), 3)
+    events = []
+    for index in range(2 * count):
+        darkness = (True, False, None)[index % 3]
+        plain = index >= count  # no flags, kinds or findings: no exemption gets in the way of the obligations
+        record = {
+            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "female": 3000, "male": 2000,
+                                                   "board_finding": 5500, "max_tickets": 6000},
+            "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
+            "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
+                     "flags": [] if plain else list(names("site_flags"))},
+            "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
+                          "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,
+                          "site_interest": interests[index % len(interests)]},
+            "application": application,
+            **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee"],
+                "provisions": {name: index % 2 for name in names("obligations")}} if plain else every),
+        }
+        if darkness is None:
+            record["schedule"].pop("darkness")
+            record["schedule"].update(start="2027-12-16T12:00", end="2027-12-16T20:00")
+        events.append(Event.model_validate(record))
+    events.append(Event.model_validate({"id": "sample-small", "attendance": {"expected_max": 50},
+                                        "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-16T12:00"}}))
+    return events
+
+
+def _input_signatures(events: Sequence) -> set[tuple[str, int]]:
+    from .atoms import event_atoms
+
+    return {(a.name, len(a.arguments)) for index, e in enumerate(events, start=1) for a in event_atoms(index, e)}
+
+
+# ---------------------------------------------------------------- the checks
+
+class _Checker:
+    def __init__(self, ordinance: str, vocabulary_encoding: Encoding, events: Sequence, inputs: set[tuple[str, int]],
+                 root: Path | None = None):
+        self.ordinance = ordinance
+        self.root = root
+        self.vocabulary = vocabulary_encoding
+        self.events = events
+        self.inputs = inputs
+        self.report = Report(ordinance)
+        self.shown = set(vocabulary_encoding.shown)
+        self.enc: Encoding | None = None
+
+    def problem(self, where: str, what: str) -> None:
+        self.report.problems.append(Problem(self.ordinance, where, what))
+
+    def run(self) -> Report:
+        registry_data = self._registry()
+        try:
+            self.enc = read_encoding(self.ordinance, self.root)
+        except (OSError, EncodingSyntaxError) as error:
+            self.problem(f"reasoner/encodings/{self.ordinance}.lp", f"cannot be parsed: {error}")
+            return self.report
+        if registry_data is None:
+            return self.report
+        clauses, interpretations = registry_data
+        self._heads(clauses, interpretations)
+        self._parameters(clauses)
+        self._clauses(clauses)
+        self._interpretations(clauses, interpretations)
+        self._names()
+        self._labels(clauses)
+        self._ground(clauses, interpretations)
+        return self.report
+
+    # -- the registry file itself
+
+    def _registry(self) -> tuple[dict[str, dict], dict[str, dict]] | None:
+        where = f"reasoner/clauses/{self.ordinance}.yaml"
+        try:
+            file = (self.root / "clauses" if self.root else package_path("clauses")) / f"{self.ordinance}.yaml"
+            data = yaml.load(file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (OSError, yaml.YAMLError) as error:
+            self.problem(where, f"cannot be read: {error}")
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("clauses"), list):
+            self.problem(where, "has no `clauses:` list")
+            return None
+        for key in ("ordinance", "jurisdiction", "title", "source"):
+            if not data.get(key):
+                self.problem(where, f"`{key}` is missing")
+        if data.get("ordinance") not in (None, self.ordinance):
+            self.problem(where, f"`ordinance: {data['ordinance']}` should be {self.ordinance}")
+        allowed = {"id", "heading", "text", "numbering", "operative", "reason"}
+        clauses: dict[str, dict] = {}
+        for position, item in enumerate(data["clauses"]):
+            if not isinstance(item, dict) or "id" not in item:
+                self.problem(where, f"clauses[{position}] has no id")
+                continue
+            cid = str(item["id"])
+            here = f"{where}: clause {cid}"
+            if cid in clauses:
+                self.problem(here, "registered twice")
+            for key in sorted(set(item) - allowed):
+                self.problem(here, f"unknown key {key!r}")
+            for key in ("heading", "text"):
+                if not str(item.get(key) or "").strip():
+                    self.problem(here, f"has no {key}")
+            if item.get("numbering", "printed") not in ("printed", "reconstructed"):
+                self.problem(here, f"numbering {item['numbering']!r} is neither printed nor reconstructed")
+            if item.get("operative", True) not in (True, False):
+                self.problem(here, f"operative must be true or false, not {item['operative']!r}")
+            if item.get("operative", True) is False and not str(item.get("reason") or "").strip():
+                self.problem(here, "is marked non-operative without a reason")
+            clauses[cid] = item
+        interpretations: dict[str, dict] = {}
+        for position, item in enumerate(data.get("interpretations") or []):
+            if not isinstance(item, dict) or "id" not in item:
+                self.problem(where, f"interpretations[{position}] has no id")
+                continue
+            here = f"{where}: interpretation {item['id']}"
+            if item["id"] in interpretations:
+                self.problem(here, "registered twice")
+            if not item.get("clause"):
+                self.problem(here, "names no clause")
+            elif str(item["clause"]) not in clauses:
+                self.problem(here, f"names clause {item['clause']!r}, which is not registered")
+            if not str(item.get("text") or "").strip():
+                self.problem(here, "has no text")
+            interpretations[str(item["id"])] = item
+        return clauses, interpretations
+
+    # -- conclusions in rule heads
+
+    def _heads(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        assert self.enc is not None
+        own = clingo.Function(self.ordinance)
+        for statement in self.enc.statements:
+            if statement.head not in self.shown:
+                continue
+            where = self.enc.at(statement.line)
+            name = statement.head[0]
+            first, last = statement.head_args[0], statement.head_args[-1]
+            if _constant(first) != own:
+                self.problem(where, f"{name}/{statement.head[1]} is concluded for {first}, not for {self.ordinance}")
+            clause = _constant(last)
+            if clause is None:
+                if last.ast_type != ast.ASTType.Variable:
+                    self.problem(where, f"{name}/{statement.head[1]} cites {last}, which is not a clause id")
+                continue  # a clause bound by a variable is checked on the ground atoms
+            if clause.type != clingo.SymbolType.String:  # quoted ids that are not registered: see _clauses
+                self.problem(where, f"{name}/{statement.head[1]} cites {clause}, not a quoted clause id")
+            if name == "note":
+                note = _constant(statement.head_args[2])
+                registered = interpretations.get(note.name) if note is not None and note.type == clingo.SymbolType.Function else None
+                if registered is None:
+                    self.problem(where, f"note {statement.head_args[2]} is not a registered interpretation")
+                elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
+                    self.problem(where, f"note {note.name} cites {clause.string!r}; the registry names {registered.get('clause')!r}")
+
+    # -- numbers
+
+    def _parameters(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        declared: dict[str, int] = {}
+        own = clingo.Function(self.ordinance)
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            if statement.head == ("param", 4):
+                if statement.body:
+                    self.problem(where, "param/4 is derived by a rule; a parameter is stated as a fact")
+                owner, label, value, clause = (_constant(a) for a in statement.head_args)
+                if owner != own:
+                    self.problem(where, f"param/4 declared for {statement.head_args[0]}, not for {self.ordinance}")
+                if label is None or label.type != clingo.SymbolType.Function:
+                    self.problem(where, f"param/4 name {statement.head_args[1]} is not a constant")
+                    continue
+                if value is None or value.type != clingo.SymbolType.Number:
+                    self.problem(where, f"param {label.name} has value {statement.head_args[2]}, not a number")
+                if clause is None or clause.type != clingo.SymbolType.String:
+                    self.problem(where, f"param {label.name} states no clause id")
+                elif clause.string not in clauses:
+                    self.problem(where, f"param {label.name} cites clause {clause.string!r}, which is not registered")
+                if label.name in declared:
+                    self.problem(where, f"param {label.name} is declared twice (first at line {declared[label.name]})")
+                else:
+                    declared[label.name] = statement.line
+                continue
+            numbers = {c.number for c in statement.constants if c.type == clingo.SymbolType.Number}
+            for number in sorted(numbers):
+                # (T+9)/10 rounds tenths up: the 9 belongs to the conversion.
+                if number not in UNIT_CONVERSIONS and not (number + 1 in UNIT_CONVERSIONS and number + 1 in numbers):
+                    self.problem(where, f"the number {number} is written into a rule; state it once as param/4 with its clause")
+        self.report.counts["parameters"] = len(declared)
+        read = {str(_constant(t.arguments[1])) for s in self.enc.statements if s.head != ("param", 4)
+                for t, _ in s.atoms if t.name == "param" and len(t.arguments) == 4 and _constant(t.arguments[1])}
+        # A parameter no rule reads is still shown with its clause (e.g. a fact the output reports).
+        self.report.counts["parameters_not_read_by_rules"] = len(set(declared) - read)
+
+    # -- clauses: encoded, or a reason
+
+    def cited(self) -> set[str]:
+        """Clause ids written in the encoding's rules and facts."""
+        assert self.enc is not None
+        return set().union(*(statement.strings() for statement in self.enc.statements))
+
+    def headers(self) -> dict[str, int]:
+        """Clause ids of the `% §` headers that open a block holding at least one rule or fact, by statement count."""
+        assert self.enc is not None
+        held: dict[str, int] = defaultdict(int)
+        for statement in self.enc.statements:
+            clause = self.enc.header_of(statement.line)
+            if clause:
+                held[clause] += 1
+        return held
+
+    def _clauses(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        cited = self.cited()
+        headers = self.headers()
+        for missing in sorted(cited - set(clauses)):
+            lines = [s.line for s in self.enc.statements
+                     if missing in s.strings()]
+            self.problem(self.enc.at(lines[0]), f"cites clause {missing!r}, which is not registered")
+        counts = defaultdict(int)
+        for cid, item in clauses.items():
+            reason = str(item.get("reason") or "").strip()
+            if cid in cited or cid in headers:
+                counts["encoded"] += 1
+            elif item.get("operative", True) is False:
+                counts["non_operative"] += 1
+            elif reason:
+                counts["operative_not_encoded"] += 1
+                self.report.not_encoded[cid] = reason
+            else:
+                self.problem(f"reasoner/clauses/{self.ordinance}.yaml: clause {cid}",
+                             "is neither cited by the encoding nor marked non-operative with a reason")
+        self.report.counts.update(clauses=len(clauses), **counts)
+
+    def _interpretations(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        assert self.enc is not None
+        emitted = set()
+        for statement in self.enc.statements:
+            if statement.head == ("note", 4):
+                note = _constant(statement.head_args[2])
+                if note is not None:
+                    emitted.add(str(note))
+        for nid in interpretations:
+            if nid not in emitted:
+                self.problem(f"reasoner/clauses/{self.ordinance}.yaml: interpretation {nid}", "is never emitted by a note/4 rule")
+        self.report.counts["interpretations"] = len(interpretations)
+
+    # -- vocabulary names
+
+    def _names(self) -> None:
+        assert self.enc is not None
+        known = {section: set(names(section)) | EXTRA_NAMES.get(section, set())
+                 for section in set(ENUMERATED_INPUTS.values()) | set(ENUMERATED_OUTPUTS.values())}
+        typed: dict[tuple[str, int, int], str] = {}  # helper predicate arguments joined with an enumerated input
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            atoms = list(statement.atoms)
+            for term, _ in atoms:
+                for position, argument in enumerate(term.arguments):
+                    section = ENUMERATED_INPUTS.get((term.name, len(term.arguments), position))
+                    if section is None:
+                        continue
+                    value = _constant(argument)
+                    if value is not None and str(value) not in known[section]:
+                        self.problem(where, f"{term.name}(…,{value},…) can never hold: {value} is not in {section} of vocabulary.yaml")
+                    if argument.ast_type == ast.ASTType.Variable:
+                        for other, positive in atoms:
+                            if not positive or (other.name, len(other.arguments)) in self.inputs:
+                                continue
+                            for j, other_argument in enumerate(other.arguments):
+                                if other_argument.ast_type == ast.ASTType.Variable and other_argument.name == argument.name:
+                                    typed[(other.name, len(other.arguments), j)] = section
+            if statement.head is not None:
+                for position, argument in enumerate(statement.head_args):
+                    section = ENUMERATED_OUTPUTS.get((*statement.head, position))
+                    value = _constant(argument)
+                    if section and value is not None and str(value) not in known[section]:
+                        self.problem(where, f"{statement.head[0]} names {value}, which is not in {section} of vocabulary.yaml")
+        for statement in self.enc.statements:
+            if statement.head is None:
+                continue
+            for position, argument in enumerate(statement.head_args):
+                section = typed.get((*statement.head, position))
+                value = _constant(argument)
+                if section and value is not None and value.type == clingo.SymbolType.Function and str(value) not in known[section]:
+                    self.problem(self.enc.at(statement.line),
+                                 f"{statement.head[0]}(…,{value},…) is matched against {section}, but {value} is not in vocabulary.yaml")
+
+    # -- clause headers and explanation sentences
+
+    def _labels(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        rules = 0
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            clause = self.enc.header_of(statement.line)
+            if statement.body:
+                rules += 1
+            if clause is None:
+                self.problem(where, "stands under no `% §` clause header")
+            elif clause not in clauses:
+                self.problem(where, f"stands under `% § {clause}`, which is not registered")
+            variables = statement.variables
+            for placeholder in re.findall(r"\{([A-Z][A-Za-z0-9_]*)(?::\w+)?\}", self.enc.label_of(statement.line) or ""):
+                if placeholder not in variables:
+                    self.problem(where, f"the %@ sentence names {{{placeholder}}}, which is not a variable of the rule")
+        self.report.counts["rules"] = rules
+        self.report.counts["facts"] = len(self.enc.statements) - rules
+
+    # -- grounding: clingo's own messages, and every derivable conclusion
+
+    def ordinance_supplied(self) -> set[tuple[str, int]]:
+        """Predicates vocabulary.lp reads and leaves to the ordinances to define."""
+        heads = {s.head for s in self.vocabulary.statements if s.head}
+        used = {(t.name, len(t.arguments)) for s in self.vocabulary.statements for t, _ in s.atoms}
+        return used - heads - self.inputs
+
+    def _ground(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        from .atoms import facts_program
+
+        messages: list[str] = []
+
+        def log(code: clingo.MessageCode, message: str) -> None:
+            messages.append(message.strip())
+
+        control = clingo.Control(["--warn=all"], logger=log, message_limit=1000)
+        files = [self.vocabulary.file, self.enc.file]
+        # An ordinance need not conclude every kind of output (Vermont states no permit count).
+        supplied = self.ordinance_supplied() | self.shown
+        defined = "".join(f"#defined {name}/{arity}." for name, arity in sorted(supplied))
+        try:
+            for path in files:
+                control.load(str(path))
+            control.add("base", [], defined)
+            control.add("base", [], facts_program(list(self.events)))
+            control.ground([("base", [])])
+        except RuntimeError as error:
+            messages.append(f"grounding failed: {error}")
+        for message in messages:
+            where, text = self._where(message)
+            self.problem(where, "clingo: " + " ".join(text.split()))
+        if any(m.startswith("grounding failed") for m in messages):
+            return
+        if not control.solve().satisfiable:
+            self.problem(self.enc.path if self.enc else self.ordinance, "the program has no answer set for the sample facts")
+        own = clingo.Function(self.ordinance)
+        cited = self.cited()  # a quoted clause id that is not registered is reported where it is written
+        foreign = {(s.head, str(_constant(s.head_args[0]))) for s in self.enc.statements if s.head in self.shown}
+        derivable = 0
+        for name, arity in sorted(self.shown):
+            for atom in control.symbolic_atoms.by_signature(name, arity):
+                symbol = atom.symbol
+                derivable += 1
+                where = f"{self.enc.path if self.enc else self.ordinance} (ground: {symbol})"
+                if symbol.arguments[0] != own and ((name, arity), str(symbol.arguments[0])) not in foreign:
+                    self.problem(where, f"a conclusion for {symbol.arguments[0]}, not for {self.ordinance}")
+                clause = symbol.arguments[-1]
+                if clause.type != clingo.SymbolType.String or (clause.string not in clauses and clause.string not in cited):
+                    self.problem(where, f"cites {clause}, which is not a registered clause")
+                if name == "note":
+                    registered = interpretations.get(str(symbol.arguments[2]))
+                    if registered is None:
+                        self.problem(where, f"note {symbol.arguments[2]} is not a registered interpretation")
+                    elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
+                        self.problem(where, f"note cites {clause.string!r}; the registry names {registered.get('clause')!r}")
+        self.report.counts["derivable_conclusions_sampled"] = derivable
+
+    def _where(self, message: str) -> tuple[str, str]:
+        """(file:line, message without the file's full path) for one of clingo's messages."""
+        match = re.match(r"(\S+?\.lp):(\d+)(?::[\d-]+)?:\s*(.*)", message, flags=re.S)
+        if not match:
+            return (self.enc.path if self.enc else self.ordinance), message
+        name = match.group(1).rsplit("/", 1)[-1]
+        return f"reasoner/encodings/{name}:{match.group(2)}", match.group(3)
+
+
+def check(ordinances: Sequence[str] | None = None, root: Path | None = None) -> list[Report]:
+    """Lint the chosen (default: every encoded) ordinance's encoding and registry; `root` stands in for the
+    package folder (holding encodings/ and clauses/) when the check itself is tested."""
+    chosen = tuple(ordinances) if ordinances else encoded_ordinances()
+    vocabulary_encoding = read_encoding("vocabulary", root)
+    events = sample_events()
+    inputs = _input_signatures(events)
+    return [_Checker(name, vocabulary_encoding, events, inputs, root).run() for name in chosen]

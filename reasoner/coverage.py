@@ -1,0 +1,213 @@
+"""Clause coverage: which registered clauses the scenario tests exercise, per ordinance.
+
+A scenario case exercises a clause when a conclusion the case asserts (an `expect` conclusion it
+matches, its `permit_required: true`, its `status: exempt`) rests on that clause: the conclusion's
+own clause, the `% §` clause of every rule in its derivation, and every clause id written in the
+facts it rests on (parameters, lists such as the kinds of event an ordinance names). Derivations are
+read with the same support records `explain` uses, for all the cases of an ordinance in one solve.
+
+The measure is taken over the operative clauses the encoding implements; an operative clause the
+encoding does not implement must say why in the registry (`reason`), and is listed, not counted.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import clingo
+import yaml
+
+from .check import _Checker, _input_signatures, read_encoding, sample_events
+from .registry import registry
+from .vocabulary import encoded_ordinances
+
+
+@dataclass
+class Case:
+    ordinance: str
+    file: str
+    name: str
+    record: dict[str, Any]
+    expect: dict[str, Any]
+
+
+@dataclass
+class Coverage:
+    ordinance: str
+    implemented: list[str]                      # operative clauses the encoding implements: the measure
+    exercised: set[str] = field(default_factory=set)
+    derived: set[str] = field(default_factory=set)          # cited by some conclusion of some case, asserted or not
+    not_implemented: dict[str, str] = field(default_factory=dict)  # operative, not encoded: the registry's reason
+    cases: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def missing(self) -> list[str]:
+        return [c for c in self.implemented if c not in self.exercised]
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * (len(self.implemented) - len(self.missing)) / len(self.implemented) if self.implemented else 100.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ordinance": self.ordinance, "cases": self.cases, "percent": round(self.percent, 1),
+                "implemented": len(self.implemented), "exercised": len(self.implemented) - len(self.missing),
+                "missing": self.missing, "derived_but_not_asserted": [c for c in self.missing if c in self.derived],
+                "operative_not_encoded": self.not_implemented, "errors": self.errors}
+
+
+def deep_merge(base: Any, override: Any) -> Any:
+    """The scenario files' rule: a case's event is merged over the file's base event, mappings key by key."""
+    if isinstance(base, dict) and isinstance(override, dict):
+        merged = dict(base)
+        for key, value in override.items():
+            merged[key] = deep_merge(base.get(key), value) if key in base else value
+        return merged
+    return override
+
+
+def matches(conclusion: dict[str, Any], pattern: dict[str, Any]) -> bool:
+    return all(conclusion.get(key) == value for key, value in pattern.items())
+
+
+def scenario_cases(directory: Path) -> list[Case]:
+    cases = []
+    for path in sorted(Path(directory).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for case in data.get("cases", []):
+            record = deep_merge(data.get("base", {}), case.get("event", {}))
+            cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {})))
+    return cases
+
+
+def implemented_clauses(ordinance: str) -> tuple[list[str], dict[str, str]]:
+    """(operative clauses the encoding implements, {operative clause not encoded: reason}), in registry order."""
+    checker = _Checker(ordinance, read_encoding("vocabulary"), [], set())
+    checker.enc = read_encoding(ordinance)
+    implemented = checker.cited() | set(checker.headers())
+    reg = registry(ordinance)
+    operative = [c for c in reg.clauses.values() if c.operative]
+    return ([c.id for c in operative if c.id in implemented],
+            {c.id: c.reason or "" for c in operative if c.id not in implemented})
+
+
+def _strings(symbol: clingo.Symbol) -> Iterable[str]:
+    stack = [symbol]
+    while stack:
+        item = stack.pop()
+        if item.type == clingo.SymbolType.String:
+            yield item.string
+        elif item.type == clingo.SymbolType.Function:
+            stack.extend(item.arguments)
+
+
+class _Derivations:
+    """One solve of an ordinance's encoding with support records for many events (see explain.py)."""
+
+    def __init__(self, events: Sequence, ordinance: str):
+        from .atoms import facts_program
+        from .explain import load_rules, why_records
+        from .solver import CLINGO_OPTIONS, encoding_text
+
+        rules = load_rules([ordinance])
+        self.by_id = {rule.id: rule for rule in rules}
+        control = clingo.Control(CLINGO_OPTIONS)
+        for source in ("vocabulary", ordinance):
+            control.add("base", [], encoding_text(source))
+        control.add("base", [], why_records(rules))
+        control.add("base", [], facts_program(list(events)))
+        control.ground([("base", [])])
+        self.support: dict[clingo.Symbol, list[tuple[Any, list[clingo.Symbol]]]] = defaultdict(list)
+        self.shown: list[clingo.Symbol] = []
+        with control.solve(yield_=True) as handle:
+            model = next(iter(handle))
+            for symbol in model.symbols(atoms=True):
+                if symbol.name == "_why":
+                    rule_id, head, _, body = symbol.arguments
+                    self.support[head].append((self.by_id[rule_id.number], list(body.arguments)))
+            self.shown = list(model.symbols(shown=True))
+
+    def clauses_under(self, atom: clingo.Symbol) -> set[str]:
+        """Every clause the derivation of `atom` rests on."""
+        found: set[str] = set()
+        seen: set[clingo.Symbol] = set()
+        stack = [atom]
+        while stack:
+            item = stack.pop()
+            if item in seen:
+                continue
+            seen.add(item)
+            found.update(_strings(item))
+            for rule, body in self.support.get(item, []):
+                if rule.clause:
+                    found.add(rule.clause)
+                stack.extend(body)
+        return found
+
+
+def _asserted(case: Case, result: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(kind, name, clause) of each conclusion the case asserts and the result holds."""
+    keys = []
+    expect = case.expect
+    for pattern in expect.get("conclusions", []):
+        for conclusion in result["conclusions"]:
+            if matches(conclusion, pattern):
+                keys += [(conclusion["kind"], conclusion["name"], clause) for clause in conclusion["clauses"]]
+    kinds = []
+    if expect.get("permit_required") is True or expect.get("status") == "permit_required":
+        kinds.append("permit_required")
+    if expect.get("status") == "exempt":
+        kinds.append("exemption")
+    for conclusion in result["conclusions"]:
+        if conclusion["kind"] in kinds:
+            keys += [(conclusion["kind"], conclusion["name"], clause) for clause in conclusion["clauses"]]
+    return keys
+
+
+def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
+    from .conclusions import _read, results_from_symbols
+    from .event import EventFileError, parse_events
+
+    implemented, not_implemented = implemented_clauses(ordinance)
+    coverage = Coverage(ordinance, implemented, not_implemented=not_implemented)
+    mine = [case for case in cases if case.ordinance == ordinance]
+    events, kept = [], []
+    for number, case in enumerate(mine, start=1):
+        record = {**case.record, "id": f"case-{number}"}
+        try:
+            [event] = parse_events(record, f"{case.file}: {case.name}")
+        except (EventFileError, ValueError) as error:
+            coverage.errors.append(str(error))
+            continue
+        events.append(event)
+        kept.append(case)
+    coverage.cases = len(kept)
+    if not events:
+        return coverage
+    derivations = _Derivations(events, ordinance)
+    results = results_from_symbols(derivations.shown, events, [ordinance])
+    atoms_of: dict[int, list[tuple[tuple[str, str, str], clingo.Symbol]]] = defaultdict(list)
+    for symbol in derivations.shown:
+        read = _read(symbol)
+        if read is None:
+            continue
+        _, number, item = read
+        kind = "obligation" if item["kind"] in ("quantity", "alternative") else item["kind"]
+        atoms_of[number].append(((kind, item["name"], item["clauses"][0]), symbol))
+        coverage.derived.update(item["clauses"])
+    for number, (case, result) in enumerate(zip(kept, results), start=1):
+        wanted = set(_asserted(case, result))
+        for key, symbol in atoms_of[number]:
+            if key in wanted:
+                coverage.exercised |= derivations.clauses_under(symbol)
+    return coverage
+
+
+def coverage(directory: Path, ordinances: Sequence[str] | None = None) -> list[Coverage]:
+    """Clause coverage of the scenario files in `directory` (tests/scenarios), per ordinance."""
+    chosen = tuple(ordinances) if ordinances else encoded_ordinances()
+    cases = scenario_cases(directory)
+    return [measure(name, cases) for name in chosen]
