@@ -8,6 +8,7 @@ evaluating the changed event on its own.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -53,7 +54,14 @@ def _percent(delta: int, whole: int) -> int:
     return 0 if delta == 0 else max(1, -(-10_000 * delta // max(whole, 1)))
 
 
+CONCLUSION_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
 def goal_rules(ordinance: str, conclusion: str) -> str:
+    """The rules defining `_goal`; the conclusion's name becomes a constant, so it must be one."""
+    if not CONCLUSION_NAME.fullmatch(conclusion):
+        raise WhatIfError(f"--flip {conclusion!r}: a conclusion is named in lower case letters, digits and _ "
+                          "(e.g. permit_required, nurses, bond_usd)")
     o = clingo.Function(ordinance)
     if conclusion in WHOLE:
         return f"_goal :- {conclusion}({o},1,_)."
@@ -103,6 +111,7 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
     keep = tuple(sorted(set(keep) | (set(KEPT_BY_DEFAULT) - set(allow))))
     if unknown_groups:
         raise WhatIfError(f"cannot keep {sorted(unknown_groups)}; groups are {', '.join(GROUPS)}")
+    goal = goal_rules(ordinance, conclusion)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)
     free = [g for g in GROUPS if g not in keep]
@@ -155,7 +164,7 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
             lines.append(f"_changed({group},{atom},{cost}) :- {atom}.")
     lines.append("#minimize { 1@2,G,X : _changed(G,X,_) }.")
     lines.append("#minimize { W@1,G,X : _changed(G,X,W) }.")
-    lines.append(goal_rules(ordinance, conclusion))
+    lines.append(goal)
     lines.append(":- _goal." if currently else ":- not _goal.")
     lines.append("#show _changed/3.")
 

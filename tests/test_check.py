@@ -18,10 +18,7 @@ from reasoner.vocabulary import encoded_ordinances, package_path
 
 # Defects found by `reasoner check` in the shipped files and reported to their owners; remove an
 # entry once it is fixed (strict: the test then fails until the entry goes).
-KNOWN_DEFECTS = {
-    "vermont": "reasoner/clauses/vermont.yaml: clause 6.04(e) (introductory words of 6.04(e)1-2) has neither "
-               "rules of its own nor a `reason`",
-}
+KNOWN_DEFECTS: dict[str, str] = {}  # ordinance -> a defect `check` is known to report
 
 
 @pytest.mark.parametrize("ordinance", [

@@ -364,11 +364,8 @@ def test_a_filing_date_out_of_range_is_refused():
     assert result.exit_code == 2 and "--filed" in result.stderr
 
 
-# ---------------------------------------------------------------- known defects, reported to their owners
+# ---------------------------------------------------------------- names given on the command line
 
-@pytest.mark.xfail(strict=True, reason="reasoner/whatif.py goal_rules() pastes --flip into program text via "
-                   "str(clingo.Function(conclusion)), which does not escape a name: 'a b' crashes the parser and "
-                   "'x,_,_). _goal. %' adds the fact _goal. Reported to the lead; remove this marker once fixed.")
 @pytest.mark.parametrize("conclusion", ["a b", "x,_,_). _goal. %", 'x"', "Nurses"])
 def test_a_conclusion_name_cannot_change_the_whatif_program(conclusion):
     example = str(Path(__file__).resolve().parents[1] / "facts" / "events" / "harvest-music-festival.yaml")
