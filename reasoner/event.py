@@ -84,6 +84,9 @@ class Attendance(Strict):
 
     @model_validator(mode="after")
     def split_within_peak(self) -> "Attendance":
+        for sex in ("female", "male"):
+            if (getattr(self, sex) or 0) > self.peak_at_most:
+                raise ValueError(f"{sex} ({getattr(self, sex)}) exceeds expected_max ({self.peak_at_most})")
         if self.female is not None and self.male is not None and self.female + self.male > self.peak_at_most:
             raise ValueError(f"female ({self.female}) + male ({self.male}) exceeds expected_max ({self.expected_max})")
         return self

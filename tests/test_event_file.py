@@ -77,3 +77,13 @@ def test_every_field_of_the_event_format_is_documented():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "event-format.md").read_text(encoding="utf-8")
     undocumented = [p for p in _field_paths(Event) if p not in doc and p.rsplit(".", 1)[-1] not in doc]
     assert not undocumented, undocumented
+
+
+@pytest.mark.parametrize("split", [{"female": 2000}, {"male": 1001}])
+def test_one_sex_alone_cannot_exceed_the_peak(split):
+    from reasoner.event import parse_events
+
+    record = {"id": "x", "attendance": {"expected_max": 1000, **split},
+              "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-17T23:00"}}
+    with pytest.raises(EventFileError, match="exceeds expected_max"):
+        parse_events(record, "t")
