@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import sys
 import typing
@@ -96,6 +97,8 @@ class Source:
                 self.size = sum(p.stat().st_size for p in self.files)
             elif not target.is_file():
                 raise BatchInputError(f"{path}: no such file")
+            elif not os.access(target, os.R_OK):
+                raise BatchInputError(f"{path}: cannot read the file (permission denied)")
             else:
                 self.size = target.stat().st_size
         elif fmt == "folder":
@@ -107,7 +110,12 @@ class Source:
     def records(self) -> Iterator[Record]:
         if self.format == "folder":
             for file in self.files:
-                yield from self._document(file.read_bytes(), str(file), file.suffix.lower() == ".json")
+                try:
+                    raw = file.read_bytes()
+                except OSError as error:
+                    yield Record(str(file), 1, None, f"cannot read file: {error.strerror or error}")
+                    continue
+                yield from self._document(raw, str(file), file.suffix.lower() == ".json")
             return
         stream = self._binary()
         try:

@@ -1,5 +1,6 @@
 """The command line: a thin click layer over the library. Exit codes: 0 answered, 2 bad input,
-1 a check or coverage found a defect, 3 no answer within --time-limit."""
+1 a check or coverage found a defect (or a batch had bad records), 3 no answer within --time-limit,
+130 a batch interrupted (continue it with --resume)."""
 from __future__ import annotations
 
 import json
@@ -9,8 +10,19 @@ from typing import Any
 
 import click
 
-from . import render
 from .event import Event, EventFileError, load_events
+
+
+class _Render:
+    """reasoner.render on first use: rich takes some 50 ms to import, and JSON output never needs it."""
+
+    def __getattr__(self, name: str) -> Any:
+        from . import render as module
+
+        return getattr(module, name)
+
+
+render = _Render()
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
                       show_default=True, help="text for people, json for programs.")

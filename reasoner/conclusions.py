@@ -151,15 +151,17 @@ def _status_of(kinds: set[str] | frozenset[str]) -> str:
 
 
 class Body:
-    """A record without its event id: status, conclusions (shared: read, never change them) and their JSON."""
+    """A record without its event id: status, conclusions (shared: read, never change them) and their JSON.
+    `extra` holds what a consumer derives from the record once (a batch keeps its CSV cells there)."""
 
-    __slots__ = ("ordinance", "status", "conclusions", "tail")
+    __slots__ = ("ordinance", "status", "conclusions", "tail", "extra")
 
     def __init__(self, ordinance: str, status: str, conclusions: list[dict[str, Any]], fragments: list[str]):
         self.ordinance = ordinance
         self.status = status
         self.conclusions = conclusions
         self.tail = f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}"
+        self.extra: Any = None
 
     def json(self, event_id: str) -> str:
         """The record of event `event_id` as one line of JSON: json.dumps(record), byte for byte."""
@@ -193,8 +195,12 @@ class Reader:
     distinct record once. The caches start afresh past their limits, so memory stays flat.
     """
 
-    ATOM_LIMIT = 400_000
-    ENTRY_LIMIT = 100_000
+    # Limits, with what they hold at most (a batch worker holds about 100 MB of caches in all).
+    ATOM_LIMIT = 200_000          # atoms known: 20 MB
+    ITEM_LIMIT = 40_000           # conclusions and merged groups: 50 MB
+    BODY_BYTES = 24 * 2**20       # records of many conclusions (their JSON and keys): 24 MB
+    SMALL = 24                    # records of at most this many atoms recur most: kept apart, by count
+    SMALL_LIMIT = 10_000          # 10 MB
 
     def __init__(self, ordinances: Sequence[str]):
         self.ordinances = tuple(ordinances)
@@ -208,6 +214,8 @@ class Reader:
         self._names: list[str] = []                # conclusion id -> its name (what it may merge with)
         self._groups: dict[Any, list[tuple[tuple, str, dict[str, Any]]]] = {}   # ids of one name -> merged
         self._bodies: dict[tuple[int, frozenset[int]], Body] = {}   # (ordinance, conclusion ids) -> Body
+        self._body_bytes = 0
+        self._small: dict[tuple[int, frozenset[int]], Body] = {}    # the same, for records of few conclusions
 
     def _decode(self, symbol: clingo.Symbol) -> int:
         name, _, arguments = str(symbol).partition("(")
@@ -240,38 +248,53 @@ class Reader:
             if found is None:
                 found = self._groups[key] = self._group(group)
             parts.extend(found)
-        parts.sort(key=itemgetter0)
+        parts.sort(key=_by_sort_key)
         status = _status_of({item["kind"] for _, _, item in parts})
         return Body(self.ordinances[ordinance], status, [p[2] for p in parts], [p[1] for p in parts])
 
     def read(self, symbols: Sequence[clingo.Symbol], count: int) -> list[Body]:
         """A Body per (event, ordinance) of the events numbered 1..count: event by event, ordinance by ordinance."""
-        if max(len(self._items), len(self._groups), len(self._bodies)) > self.ENTRY_LIMIT:
+        if max(len(self._items), len(self._groups)) > self.ITEM_LIMIT:
             self._clear()
-        elif len(self._atoms) > self.ATOM_LIMIT:
-            self._atoms.clear()  # the conclusions stay: a known conclusion costs one text rendering
+        else:  # the conclusions stay: an atom or record seen again costs a rendering or a merge
+            if len(self._atoms) > self.ATOM_LIMIT:
+                self._atoms.clear()
+            if self._body_bytes > self.BODY_BYTES:
+                self._bodies.clear()
+                self._body_bytes = 0
+            if len(self._small) > self.SMALL_LIMIT:
+                self._small.clear()
         width = len(self.ordinances)
+        atoms = self._atoms
+        known = list(map(atoms.get, map(_handle, symbols)))
+        if None in known:
+            index = known.index(None)
+            while True:
+                known[index] = atoms[_handle(symbols[index])] = self._decode(symbols[index])
+                try:
+                    index = known.index(None, index + 1)
+                except ValueError:
+                    break
         slots: list[list[int]] = [[] for _ in range(count * width)]
-        atoms, decode, limit = self._atoms, self._decode, (count * width) << _SHIFT
-        for symbol in symbols:
-            key = _handle(symbol)
-            found = atoms.get(key)
-            if found is None:
-                found = atoms[key] = decode(symbol)
+        limit = (count * width) << _SHIFT
+        for found in known:
             if 0 <= found < limit:
                 slots[found >> _SHIFT].append(found & _MASK)
-        bodies, body = self._bodies, self._body
+        body, small = self._body, self.SMALL
         result = []
         for slot, ids in enumerate(slots):
             key = (slot % width, frozenset(ids))
+            bodies = self._small if len(ids) <= small else self._bodies
             found_body = bodies.get(key)
             if found_body is None:
                 found_body = bodies[key] = body(*key)
+                if len(ids) > small:
+                    self._body_bytes += len(found_body.tail) + 40 * len(ids)
             result.append(found_body)
         return result
 
 
-itemgetter0 = operator.itemgetter(0)
+_by_sort_key = operator.itemgetter(0)
 _local = threading.local()
 
 

@@ -6,7 +6,7 @@ from functools import cache
 
 import yaml
 
-from .vocabulary import encoded_ordinances, package_path
+from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Registry:
 @cache
 def registry(ordinance: str) -> Registry:
     with package_path("clauses", f"{ordinance}.yaml").open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+        data = yaml.load(handle, Loader=SAFE_LOADER)
     clauses = {}
     for item in data["clauses"]:
         clause = Clause(**{key: (str(value) if key in ("id", "heading", "text") else value) for key, value in item.items()})

@@ -9,6 +9,9 @@ import yaml
 
 ORDINANCES = ("trempealeau", "village", "vermont", "gem", "fulton")
 
+# libyaml's safe loader where PyYAML was built with it (about 3x faster on the registries), else pure Python.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def package_path(*parts: str) -> Path:
     """A file shipped inside the installed package (encodings, clause registries)."""
@@ -18,7 +21,7 @@ def package_path(*parts: str) -> Path:
 @cache
 def vocabulary() -> dict[str, dict]:
     with package_path("vocabulary.yaml").open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return yaml.load(handle, Loader=SAFE_LOADER)
 
 
 def names(section: str) -> tuple[str, ...]:

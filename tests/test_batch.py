@@ -4,7 +4,6 @@ an interrupted run resumes without a duplicate; the output appears only when it 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import signal
 import subprocess
