@@ -123,6 +123,16 @@ def _within(seconds: float | None, work: Any) -> Any:
     return value
 
 
+def _emit(data: Any, output_format: str, module: Any, print_text: Any) -> None:
+    """Print a table as JSON, or with the module's to_csv / to_markdown, or for people."""
+    if output_format == "json":
+        _dump(data)
+    elif output_format in ("csv", "markdown"):
+        click.echo(getattr(module, f"to_{output_format}")(data), nl=False)
+    else:
+        print_text(data)
+
+
 def _dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -420,14 +430,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
         tables = comparison.compare(events, chosen, _kinds(kinds))
     except comparison.CompareError as error:
         raise InputError(f"{event_file}: {error}") from None
-    if output_format == "json":
-        _dump(tables)
-    elif output_format == "csv":
-        click.echo(comparison.to_csv(tables), nl=False)
-    elif output_format == "markdown":
-        click.echo(comparison.to_markdown(tables), nl=False)
-    else:
-        render.print_comparison(tables)
+    _emit(tables, output_format, comparison, render.print_comparison)
 
 
 @main.command()
@@ -505,14 +508,7 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
     from . import thresholds as numbers
 
     rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
-    if output_format == "json":
-        _dump(rows)
-    elif output_format == "csv":
-        click.echo(numbers.to_csv(rows), nl=False)
-    elif output_format == "markdown":
-        click.echo(numbers.to_markdown(rows), nl=False)
-    else:
-        render.print_thresholds(rows)
+    _emit(rows, output_format, numbers, render.print_thresholds)
 
 
 @main.command()

@@ -12,18 +12,10 @@ import pytest
 import yaml
 
 from reasoner.conclusions import evaluate
+from reasoner.coverage import deep_merge, matches
 from reasoner.event import parse_events
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-
-
-def deep_merge(base, override):
-    if isinstance(base, dict) and isinstance(override, dict):
-        merged = dict(base)
-        for key, value in override.items():
-            merged[key] = deep_merge(base.get(key), value) if key in base else value
-        return merged
-    return override
 
 
 def load_cases():
@@ -31,10 +23,6 @@ def load_cases():
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for case in data["cases"]:
             yield pytest.param(data["ordinance"], data.get("base", {}), case, id=f"{path.stem}: {case['name']}")
-
-
-def matches(conclusion: dict, pattern: dict) -> bool:
-    return all(conclusion.get(key) == value for key, value in pattern.items())
 
 
 @pytest.mark.parametrize("ordinance, base, case", list(load_cases()))
