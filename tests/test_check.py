@@ -47,7 +47,7 @@ def test_the_check_command_speaks_json():
     result = CliRunner().invoke(main, ["check", "-o", "trempealeau", "--format", "json"], catch_exceptions=False)
     [report] = json.loads(result.stdout)
     assert report["ordinance"] == "trempealeau" and report["ok"] is True and result.exit_code == 0
-    assert report["operative_not_encoded"]["6.01(2)(g)"].startswith("Introductory words")
+    assert report["operative_not_encoded"]["6.01(2)(b)2"].startswith("Encoded as the input attendance")
 
 
 # ---------------------------------------------------------------- planted defects
