@@ -188,14 +188,8 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     from .explain import explain as run
 
     chosen = _ordinances(ordinances)
-    events = _load(event_file)
-    if event_id is not None:
-        events = [e for e in events if e.id == event_id]
-        if not events:
-            raise InputError(f"{event_file}: no event with id {event_id!r}")
-    elif len(events) > 1:
-        raise InputError(f"{event_file} holds {len(events)} events; choose one with --event ID")
-    reports = [run(events[0], ordinance, conclusion) for ordinance in chosen]
+    event = _one_event(event_file, event_id)
+    reports = [run(event, ordinance, conclusion) for ordinance in chosen]
     if output_format == "json":
         _dump(reports)
     else:
