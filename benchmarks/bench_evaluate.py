@@ -6,11 +6,11 @@ Prints medians (this machine is shared and noisy: compare the rows, not the abso
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import median_ms
 
 from reasoner.conclusions import evaluate
 from reasoner.event import load_events, parse_events
@@ -19,15 +19,6 @@ from reasoner.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
-
-
-def median_ms(action, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def synthetic(count: int):

@@ -7,8 +7,8 @@ and is evaluated under every encoded ordinance.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from timing import median_ms
 
 from reasoner.event import parse_events
 from reasoner.unknowns import Completions, evaluate_uncertain, questions
@@ -21,15 +21,6 @@ UNKNOWN = ["flags.alcohol_sold", "flags.camping", "flags.amplified_sound", "flag
            "findings.endangers_public", "findings.false_information", "findings.hazardous_location",
            "site.flags.properly_zoned", "site.flags.within_incorporated_municipality", "kinds.wedding",
            "site.kind", "schedule.darkness"]
-
-
-def median_ms(action, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

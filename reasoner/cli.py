@@ -123,8 +123,8 @@ def _within(seconds: float | None, work: Any) -> Any:
     return value
 
 
-def _emit(data: Any, output_format: str, module: Any, print_text: Any) -> None:
-    """Print a table as JSON, or with the module's to_csv / to_markdown, or for people."""
+def _emit(data: Any, output_format: str, print_text: Any, module: Any = None) -> None:
+    """Print results as JSON, for people, or (tables) with the module's to_csv / to_markdown."""
     if output_format == "json":
         _dump(data)
     elif output_format in ("csv", "markdown"):
@@ -165,10 +165,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limi
     chosen = _ordinances(ordinances)
     events = _with_filing_date(_load(event_file), filed.date() if filed else None)
     results = _within(time_limit, lambda: run(events, chosen))
-    if output_format == "json":
-        _dump(results)
-    else:
-        render.print_results(results)
+    _emit(results, output_format, render.print_results)
 
 
 @main.command()
@@ -252,10 +249,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
     from .unknowns import questions as run
 
     report = run(_one_event(event_file, event_id), _ordinances(ordinances))
-    if output_format == "json":
-        _dump(report)
-    else:
-        render.print_questions(report)
+    _emit(report, output_format, render.print_questions)
 
 
 @main.command()
@@ -282,10 +276,7 @@ def whatif(event_file: str, ordinance: str, conclusion: str, keep: tuple[str, ..
         report = run(_one_event(event_file, event_id), chosen, conclusion, keep, allow)
     except WhatIfError as error:
         raise InputError(str(error)) from None
-    if output_format == "json":
-        _dump(report)
-    else:
-        render.print_whatif(report)
+    _emit(report, output_format, render.print_whatif)
 
 
 @main.command()
@@ -424,7 +415,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
         tables = comparison.compare(events, chosen, _kinds(kinds))
     except comparison.CompareError as error:
         raise InputError(f"{event_file}: {error}") from None
-    _emit(tables, output_format, comparison, render.print_comparison)
+    _emit(tables, output_format, render.print_comparison, comparison)
 
 
 @main.command()
@@ -502,7 +493,7 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
     from . import thresholds as numbers
 
     rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
-    _emit(rows, output_format, numbers, render.print_thresholds)
+    _emit(rows, output_format, render.print_thresholds, numbers)
 
 
 @main.command()
