@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 import threading
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from functools import cache
 from typing import Any
@@ -52,8 +54,33 @@ def _conclusion(kind: str, name: str, clause: str, value: Any = None, unit: str 
 
 def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
     """(ordinance, event number, conclusion) for one shown atom; None for atoms that are not conclusions."""
-    args = [_value(a) for a in symbol.arguments]
-    name = symbol.name
+    return _read_values(symbol.name, [_value(a) for a in symbol.arguments])
+
+
+# One argument of a shown atom as clingo prints it: a string without escapes, an integer or a constant.
+_ARGUMENT = re.compile(r'("[^"\\]*"|-?[0-9]+|[a-z_][A-Za-z0-9_\']*)(?:,|\)$)')
+
+
+def _values_of_text(text: str) -> tuple[str, list[Any]] | None:
+    """The name and argument values of an atom from its text, as _value reads them from the symbol;
+    None for anything else (nested terms, escaped strings), which the caller reads from the symbol."""
+    name, bracket, inner = text.partition("(")
+    if not bracket:
+        return None
+    values: list[Any] = []
+    position, end = len(name) + 1, len(text)
+    while position < end:
+        found = _ARGUMENT.match(text, position)
+        if found is None:
+            return None
+        token = found.group(1)
+        values.append(token[1:-1] if token[0] == '"' else int(token) if token[0] in "-0123456789" else token)
+        position = found.end()
+    return name, values
+
+
+def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
+    """_read, from the atom's name and argument values."""
     if name == "param":
         return None
     ordinance, event = args[0], args[1]
@@ -177,8 +204,43 @@ def _heads(ordinance: str, status: str) -> str:
 
 
 # A symbol's handle: clingo interns symbols and never frees them (potassco/clingo#203), so equal
-# handles are equal symbols for the life of the process.
-_handle = operator.attrgetter("_rep") if hasattr(clingo.Number(0), "_rep") else (lambda symbol: symbol)
+# handles are equal symbols for the life of the process. clingo's Python API keeps a model's symbols
+# as a C array of handles; unpacking it in one call saves making a Symbol object per atom (a fifth of
+# the reading time). Should a clingo version lay things out otherwise, the Symbols themselves serve.
+try:
+    from clingo._internal import _ffi, _lib
+    _RAW = hasattr(clingo.Number(0), "_rep") and hasattr(_lib, "clingo_symbol_to_string")
+except ImportError:  # pragma: no cover - other clingo versions
+    _ffi, _lib, _RAW = None, None, False
+
+
+class _Texts:
+    """Atom texts from handles through one reused buffer (str(Symbol) allocates two C buffers a call)."""
+
+    def __init__(self) -> None:
+        self.size = _ffi.new("size_t*")
+        self.buffer = _ffi.new("char[]", 1024)
+
+    def __call__(self, handle: int) -> str:
+        if not _lib.clingo_symbol_to_string_size(handle, self.size):
+            return str(clingo.Symbol(handle))
+        size = self.size[0]
+        if size > len(self.buffer):
+            self.buffer = _ffi.new("char[]", 2 * size)
+        if not _lib.clingo_symbol_to_string(handle, self.buffer, size):
+            return str(clingo.Symbol(handle))
+        return _ffi.unpack(self.buffer, size - 1).decode()
+
+
+def _handles(symbols: Sequence[clingo.Symbol]) -> list[Any]:
+    raw = getattr(symbols, "_p_symbols", None)
+    if _RAW and raw is not None:
+        return _ffi.unpack(raw, len(raw))
+    return [symbol._rep for symbol in symbols] if _RAW else list(symbols)
+
+
+def _symbol(handle: Any) -> clingo.Symbol:
+    return clingo.Symbol(handle) if _RAW else handle
 _SHIFT = 24
 _MASK = (1 << _SHIFT) - 1
 
@@ -205,6 +267,7 @@ class Reader:
     def __init__(self, ordinances: Sequence[str]):
         self.ordinances = tuple(ordinances)
         self._index = {name: index for index, name in enumerate(self.ordinances)}
+        self._text: Callable[[Any], str] = _Texts() if _RAW else str
         self._clear()
 
     def _clear(self) -> None:
@@ -212,20 +275,22 @@ class Reader:
         self._keys: dict[str, int] = {}            # atom text without its event number -> conclusion id
         self._items: list[dict[str, Any] | None] = []   # conclusion id -> conclusion (None: not one)
         self._names: list[str] = []                # conclusion id -> its name (what it may merge with)
-        self._groups: dict[Any, list[tuple[tuple, str, dict[str, Any]]]] = {}   # ids of one name -> merged
-        self._bodies: dict[tuple[int, frozenset[int]], Body] = {}   # (ordinance, conclusion ids) -> Body
+        self._groups: dict[Any, list[tuple[str, str, dict[str, Any]]]] = {}   # ids of one name -> merged
+        self._bodies: dict[tuple[int, tuple[int, ...]], Body] = {}   # (ordinance, conclusion ids) -> Body
         self._body_bytes = 0
-        self._small: dict[tuple[int, frozenset[int]], Body] = {}    # the same, for records of few conclusions
+        self._small: dict[tuple[int, tuple[int, ...]], Body] = {}    # the same, for records of few conclusions
 
-    def _decode(self, symbol: clingo.Symbol) -> int:
-        name, _, arguments = str(symbol).partition("(")
+    def _decode(self, handle: Any) -> int:
+        text = self._text(handle)
+        name, _, arguments = text.partition("(")
         parts = arguments.split(",", 2)
         if len(parts) < 3 or parts[0] not in self._index or not parts[1].isdigit() or int(parts[1]) < 1:
             return -1
         key = f"{name}({parts[0]},{parts[2]}"
         found = self._keys.get(key)
         if found is None:
-            read = _read(symbol)
+            plain = _values_of_text(text)
+            read = _read_values(*plain) if plain else _read(_symbol(handle))
             found = self._keys[key] = len(self._items)
             self._items.append(read[2] if read else None)
             self._names.append(read[2]["name"] if read else "")
@@ -233,21 +298,34 @@ class Reader:
             return -1
         return ((int(parts[1]) - 1) * len(self.ordinances) + self._index[parts[0]]) << _SHIFT | found
 
-    def _group(self, ids: list[int]) -> list[tuple[tuple, str, dict[str, Any]]]:
-        return [(key, json.dumps(item, ensure_ascii=False), item)
+    def _group(self, ids: Sequence[int]) -> list[tuple[str, str, dict[str, Any]]]:
+        return [(_key_text(key), json.dumps(item, ensure_ascii=False), item)
                 for key, item in _merged([dict(self._items[i]) for i in ids])]
 
-    def _body(self, ordinance: int, ids: frozenset[int]) -> Body:
+    def _parts(self, ids: Sequence[int]) -> list[tuple[str, str, dict[str, Any]]]:
+        """The merged conclusions of one record, each with its sort key and JSON, in no particular order."""
+        groups, names = self._groups, self._names
+        parts: list[tuple[str, str, dict[str, Any]]] = []
+        if len(set(map(names.__getitem__, ids))) == len(ids):  # the common case: nothing to fold or join
+            for i in ids:
+                found = groups.get(i)
+                if found is None:
+                    found = groups[i] = self._group((i,))
+                parts += found
+            return parts
         by_name: dict[str, list[int]] = {}
         for i in ids:
-            by_name.setdefault(self._names[i], []).append(i)
-        parts = []
+            by_name.setdefault(names[i], []).append(i)
         for group in by_name.values():
             key = group[0] if len(group) == 1 else frozenset(group)
-            found = self._groups.get(key)
+            found = groups.get(key)
             if found is None:
-                found = self._groups[key] = self._group(group)
-            parts.extend(found)
+                found = groups[key] = self._group(group)
+            parts += found
+        return parts
+
+    def _body(self, ordinance: int, ids: tuple[int, ...]) -> Body:
+        parts = self._parts(ids)
         parts.sort(key=_by_sort_key)
         status = _status_of({item["kind"] for _, _, item in parts})
         return Body(self.ordinances[ordinance], status, [p[2] for p in parts], [p[1] for p in parts])
@@ -266,35 +344,44 @@ class Reader:
                 self._small.clear()
         width = len(self.ordinances)
         atoms = self._atoms
-        known = list(map(atoms.get, map(_handle, symbols)))
+        handles = _handles(symbols)
+        known = list(map(atoms.get, handles))
         if None in known:
             index = known.index(None)
             while True:
-                known[index] = atoms[_handle(symbols[index])] = self._decode(symbols[index])
+                known[index] = atoms[handles[index]] = self._decode(handles[index])
                 try:
                     index = known.index(None, index + 1)
                 except ValueError:
                     break
-        slots: list[list[int]] = [[] for _ in range(count * width)]
-        limit = (count * width) << _SHIFT
-        for found in known:
-            if 0 <= found < limit:
-                slots[found >> _SHIFT].append(found & _MASK)
+        # Sorted, the numbers run record by record (slot in the high bits), each record's conclusion ids
+        # ascending: a record is a slice, and its ids (the low bits) are the key of its Body.
+        known.sort()
         body, small = self._body, self.SMALL
         result = []
-        for slot, ids in enumerate(slots):
-            key = (slot % width, frozenset(ids))
-            bodies = self._small if len(ids) <= small else self._bodies
+        start = bisect_left(known, 0)
+        for slot in range(count * width):
+            end = bisect_left(known, (slot + 1) << _SHIFT, start)
+            key = (slot % width, tuple(map(_MASK.__and__, known[start:end])))
+            start = end
+            bodies = self._small if len(key[1]) <= small else self._bodies
             found_body = bodies.get(key)
             if found_body is None:
                 found_body = bodies[key] = body(*key)
-                if len(ids) > small:
-                    self._body_bytes += len(found_body.tail) + 40 * len(ids)
+                if len(key[1]) > small:
+                    self._body_bytes += len(found_body.tail) + 40 * len(key[1])
             result.append(found_body)
         return result
 
 
 _by_sort_key = operator.itemgetter(0)
+
+
+def _key_text(key: tuple) -> str:
+    """A _merged sort key as one string that sorts the same way (strings compare faster than tuples):
+    each part ends with a character lower than any it holds, so a part that is a prefix sorts first."""
+    rank, name, value, clauses, unique = key
+    return f"{rank:02d}\x00{name}\x00{value}\x00{chr(1).join(clauses)}\x00{unique}"
 _local = threading.local()
 
 
