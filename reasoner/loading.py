@@ -74,24 +74,40 @@ def _problems(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
 def _walk_bounds(data: Any, path: str) -> None:
     """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text."""
     count = 0
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    # Each value with its depth and where it sits, as (parent's place, key): made text only for an error.
+    stack: list[tuple[Any, int, Any]] = [(data, 0, None)]
     while stack:
-        value, where, depth = stack.pop()
+        value, depth, place = stack.pop()
         count += 1
         if count > MAX_VALUES:
             raise EventFileError(path, [("", f"the file expands to more than {MAX_VALUES:,} values "
                                               "(YAML aliases count each time they are used)")])
         if depth > MAX_DEPTH:
-            raise EventFileError(path, [(where, f"nested more than {MAX_DEPTH} levels deep")])
-        if isinstance(value, str) and _LONE_SURROGATE.search(value):
-            raise EventFileError(path, [(where, "holds a lone UTF-16 surrogate (an escape such as \\ud800), which is not text")])
-        if isinstance(value, dict):
+            raise EventFileError(path, [(_place_text(place), f"nested more than {MAX_DEPTH} levels deep")])
+        if isinstance(value, str):
+            if not value.isascii() and _LONE_SURROGATE.search(value):
+                raise EventFileError(path, [(_place_text(place), "holds a lone UTF-16 surrogate (an escape such as "
+                                                                "\\ud800), which is not text")])
+        elif isinstance(value, dict):
             for key, item in value.items():
-                if isinstance(key, str) and _LONE_SURROGATE.search(key):
-                    raise EventFileError(path, [(where, "a field name holds a lone UTF-16 surrogate, which is not text")])
-                stack.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+                if isinstance(key, str) and not key.isascii() and _LONE_SURROGATE.search(key):
+                    raise EventFileError(path, [(_place_text(place), "a field name holds a lone UTF-16 surrogate, "
+                                                                    "which is not text")])
+                stack.append((item, depth + 1, (place, str(key))))
         elif isinstance(value, list):
-            stack.extend((item, f"{where}[{index}]", depth + 1) for index, item in enumerate(value))
+            stack.extend((item, depth + 1, (place, index)) for index, item in enumerate(value))
+
+
+def _place_text(place: Any) -> str:
+    """(parent's place, key) chains as a field path: a.b[0].c."""
+    parts = []
+    while place is not None:
+        place, key = place
+        parts.append(key)
+    text = ""
+    for key in reversed(parts):
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else key)
+    return text
 
 
 def parse_events(data: Any, path: str) -> list["Event"]:
