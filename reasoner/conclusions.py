@@ -12,7 +12,7 @@ import re
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from functools import cache
 from typing import Any
@@ -214,14 +214,16 @@ except ImportError:  # pragma: no cover - other clingo versions
     _ffi, _lib, _RAW = None, None, False
 
 
-class _Texts:
-    """Atom texts from handles through one reused buffer (str(Symbol) allocates two C buffers a call)."""
+class _Native:
+    """Atoms read through clingo's C functions with reused buffers: no Symbol object, no allocation."""
 
     def __init__(self) -> None:
         self.size = _ffi.new("size_t*")
         self.buffer = _ffi.new("char[]", 1024)
+        self.arguments_at = _ffi.new("clingo_symbol_t**")
+        self.name_at = _ffi.new("char**")
 
-    def __call__(self, handle: int) -> str:
+    def text(self, handle: int) -> str:
         if not _lib.clingo_symbol_to_string_size(handle, self.size):
             return str(clingo.Symbol(handle))
         size = self.size[0]
@@ -230,6 +232,15 @@ class _Texts:
         if not _lib.clingo_symbol_to_string(handle, self.buffer, size):
             return str(clingo.Symbol(handle))
         return _ffi.unpack(self.buffer, size - 1).decode()
+
+    def parts(self, handle: int) -> tuple[Any, list[int]] | None:
+        """The name (a pointer clingo interns: equal names, equal pointers) and argument handles of a function."""
+        if not _lib.clingo_symbol_arguments(handle, self.arguments_at, self.size):
+            return None
+        arguments = _ffi.unpack(self.arguments_at[0], self.size[0])
+        if not _lib.clingo_symbol_name(handle, self.name_at):
+            return None
+        return self.name_at[0], arguments
 
 
 def _handles(symbols: Sequence[clingo.Symbol]) -> list[Any]:
@@ -267,12 +278,16 @@ class Reader:
     def __init__(self, ordinances: Sequence[str]):
         self.ordinances = tuple(ordinances)
         self._index = {name: index for index, name in enumerate(self.ordinances)}
-        self._text: Callable[[Any], str] = _Texts() if _RAW else str
+        self._native = _Native() if _RAW else None
+        # Handles of the ordinance names and of event numbers (grown as chunks grow), for _decode.
+        self._ordinal = {clingo.Function(name)._rep: index for index, name in enumerate(self.ordinances)} if _RAW else {}
+        self._numbers: dict[int, int] = {}
         self._clear()
 
     def _clear(self) -> None:
         self._atoms: dict[Any, int] = {}           # atom -> record slot << _SHIFT | conclusion id; -1: none
         self._keys: dict[str, int] = {}            # atom text without its event number -> conclusion id
+        self._handle_keys: dict[tuple, int] = {}   # the same, as name and argument handles
         self._items: list[dict[str, Any] | None] = []   # conclusion id -> conclusion (None: not one)
         self._names: list[str] = []                # conclusion id -> its name (what it may merge with)
         self._groups: dict[Any, list[tuple[str, str, dict[str, Any]]]] = {}   # ids of one name -> merged
@@ -281,7 +296,30 @@ class Reader:
         self._small: dict[tuple[int, tuple[int, ...]], Body] = {}    # the same, for records of few conclusions
 
     def _decode(self, handle: Any) -> int:
-        text = self._text(handle)
+        """record slot << _SHIFT | conclusion id of a shown atom, -1 for one that is not a conclusion. A known
+        conclusion under a new event number is found by its other arguments' handles; only a new one is
+        rendered as text."""
+        native = self._native
+        parts = native.parts(handle) if native else None
+        if parts is None or len(parts[1]) < 3:
+            return self._decode_text(handle)
+        name, arguments = parts
+        ordinance, event = self._ordinal.get(arguments[0]), self._numbers.get(arguments[1])
+        if ordinance is None or event is None:
+            return self._decode_text(handle)
+        key = (name, arguments[0], *arguments[2:])
+        found = self._handle_keys.get(key)
+        if found is None:
+            slot_found = self._decode_text(handle)
+            if slot_found < 0:
+                return -1
+            found = self._handle_keys[key] = slot_found & _MASK
+        if self._items[found] is None:
+            return -1
+        return ((event - 1) * len(self.ordinances) + ordinance) << _SHIFT | found
+
+    def _decode_text(self, handle: Any) -> int:
+        text = self._native.text(handle) if self._native else str(handle)
         name, _, arguments = text.partition("(")
         parts = arguments.split(",", 2)
         if len(parts) < 3 or parts[0] not in self._index or not parts[1].isdigit() or int(parts[1]) < 1:
@@ -343,6 +381,8 @@ class Reader:
             if len(self._small) > self.SMALL_LIMIT:
                 self._small.clear()
         width = len(self.ordinances)
+        if _RAW and len(self._numbers) < count:
+            self._numbers.update((clingo.Number(n)._rep, n) for n in range(len(self._numbers) + 1, count + 1))
         atoms = self._atoms
         handles = _handles(symbols)
         known = list(map(atoms.get, handles))
