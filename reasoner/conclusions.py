@@ -342,23 +342,22 @@ class Reader:
 
     def _parts(self, ids: Sequence[int]) -> list[tuple[str, str, dict[str, Any]]]:
         """The merged conclusions of one record, each with its sort key and JSON, in no particular order."""
-        groups, names = self._groups, self._names
+        groups = self._groups
+        by_name: dict[str, Any] = {}   # name -> its one id, or a list of its ids
+        for i, name in zip(ids, map(self._names.__getitem__, ids)):
+            found = by_name.get(name)
+            if found is None:
+                by_name[name] = i
+            elif found.__class__ is int:
+                by_name[name] = [found, i]
+            else:
+                found.append(i)
         parts: list[tuple[str, str, dict[str, Any]]] = []
-        if len(set(map(names.__getitem__, ids))) == len(ids):  # the common case: nothing to fold or join
-            for i in ids:
-                found = groups.get(i)
-                if found is None:
-                    found = groups[i] = self._group((i,))
-                parts += found
-            return parts
-        by_name: dict[str, list[int]] = {}
-        for i in ids:
-            by_name.setdefault(names[i], []).append(i)
         for group in by_name.values():
-            key = group[0] if len(group) == 1 else frozenset(group)
+            key = group if group.__class__ is int else frozenset(group)
             found = groups.get(key)
             if found is None:
-                found = groups[key] = self._group(group)
+                found = groups[key] = self._group((group,) if group.__class__ is int else group)
             parts += found
         return parts
 
