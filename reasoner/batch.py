@@ -54,8 +54,8 @@ class ChunkResult:
     events: int
     failed: int
     rows: int
-    output: str
-    errors: str
+    output: bytes                      # rows, encoded
+    errors: bytes
     timings: dict[str, float]
 
 
@@ -198,8 +198,10 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
         as_csv = (chunk.errors_format if apart else chunk.output_format) == "csv"
         (errors if apart else out).append(error_csv_row(error) if as_csv else error_json(error))
         rows += not apart
-    output_text = csv_text(out) if csv_out else "".join(out)
-    errors_text = (csv_text(errors) if chunk.errors_format == "csv" else "".join(errors)) if errors else ""
+    # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
+    output_text = (csv_text(out) if csv_out else "".join(out)).encode("utf-8", "backslashreplace")
+    errors_text = ((csv_text(errors) if chunk.errors_format == "csv" else "".join(errors)) if errors else ""
+                   ).encode("utf-8", "backslashreplace")
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, output_text, errors_text, timings)
 
@@ -359,9 +361,9 @@ class _Sink:
         self._save(summary)
 
     def append(self, result: ChunkResult, summary: BatchSummary) -> None:
-        self.handles[self.output].write(result.output.encode("utf-8", "backslashreplace"))
+        self.handles[self.output].write(result.output)
         if self.errors and result.errors:
-            self.handles[self.errors].write(result.errors.encode("utf-8", "backslashreplace"))
+            self.handles[self.errors].write(result.errors)
         self._save(summary)
 
     def _save(self, summary: BatchSummary) -> None:
