@@ -8,6 +8,8 @@ Usage:
 Prints medians of --repeat runs (this machine is shared and noisy: compare rows of one run, not runs).
   * naive: conclusions.evaluate on one event at a time (a Control each), in this process; and the same
     through the batch machinery with --chunk-size 1 and 2 workers, so both sides use both cores;
+  * clingo alone: each chunk's facts built beforehand, then only parsed, grounded and solved in 2
+    processes, nothing read: the ceiling of any batch design with these encodings on this machine;
   * batch: `reasoner batch` machinery with 1 and 2 workers, and the split of the workers' time between
     validating records, building facts, grounding (clingo parsing the facts included), solving,
     reading answer sets and writing rows;
