@@ -80,10 +80,14 @@ def _variables(node: Any) -> list[str]:
 
 
 class _NameAnonymous(ast.Transformer):
-    """Give every `_` its own name, so the record rules can carry the atoms they match."""
+    """Give every `_` of a positive literal its own name, so the record rules can carry the atoms they match.
+    A `_` under `not` stays anonymous: named, it would be a variable nothing binds."""
 
     def __init__(self) -> None:
         self.count = 0
+
+    def visit_Literal(self, node: ast.AST) -> ast.AST:
+        return node if node.sign != ast.Sign.NoSign else node.update(**self.visit_children(node))
 
     def visit_Variable(self, node: ast.AST) -> ast.AST:
         if node.name != "_":
