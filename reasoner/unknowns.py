@@ -78,7 +78,11 @@ def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple
         return list(range(value.min, value.max + 1)), False
     params = parameter_values(ordinances)
     points = {value.min, value.max}
-    known = [v for v in (event.site.seating_capacity, *event.provisions.values()) if isinstance(v, int)]
+    people = event.attendance
+    # Every stated amount a param may be added to, multiplied with or compared against (a site's capacity
+    # plus a margin, a split of the peak, a provision against a rate).
+    known = [v for v in (event.site.seating_capacity, event.site.capacity, people.female, people.male, people.board_finding,
+                         people.max_tickets, *event.provisions.values()) if isinstance(v, int) and not isinstance(v, bool)]
     for p in params:
         points |= {p - 1, p, p + 1}
         for k in known:

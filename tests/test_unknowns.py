@@ -134,6 +134,14 @@ def test_wide_ranges_are_exact_at_their_breakpoints(low, high, provided):
     compare(e, with_values=False)
 
 
+def test_a_wide_range_is_exact_at_an_auction_site_capacity_plus_its_margin():
+    """Gem exempts an auction within its site's capacity plus 250: with capacity 400, from 651 a license is
+    needed, so every quantity's range starts at 651's (parking 163, not 250), though 300..1000 is sampled."""
+    e = event(kinds=["auction"], attendance={"expected_max": {"min": 300, "max": 1000}}, unknown=["flags.camping"],
+              site={"kind": "open_land", "capacity": 400})
+    compare(e, with_values=False)
+
+
 def permit_status(e: Event, ordinance: str) -> str:
     [record] = evaluate_uncertain(e, [ordinance]) if e.has_unknowns else evaluate([e], [ordinance])
     return record["status"]
