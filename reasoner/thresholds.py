@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import permutations
 from typing import Any
 
 from .registry import registry
@@ -57,21 +58,60 @@ def _stems(name: str) -> list[str]:
     return [token[:5].lower() for token in name.split("_") if len(token) >= 4 and token not in GENERIC_TOKENS]
 
 
-def words_around(text: str, value: int, name: str = "") -> str | None:
-    """The clause's words around the place the number is written (nearest to the words of the param's name, where
-    it is written more than once), or None where the text writes it another way (minutes of the day, tenths of a
-    pound and other units the encoding converts to)."""
-    anchors = [m.start() for stem in _stems(name) for m in re.finditer(re.escape(stem), text, re.IGNORECASE)]
+def _matches(text: str, value: int) -> list[re.Match]:
+    """Where the number is written in the text, in the first form it is written in."""
     for form in _forms(value):
         pattern = rf"(?<![\w,.]){re.escape(form)}(?![\w]|,\d)" if form[0].isdigit() else rf"(?i)\b{form}\b(?!-)"
         matches = list(re.finditer(pattern, text))
-        if not matches:
-            continue
-        match = min(matches, key=lambda m: min((abs(m.start() - a) for a in anchors), default=0))
-        start, end = max(0, match.start() - SNIPPET), min(len(text), match.end() + SNIPPET)
-        snippet = " ".join(text[start:end].split())
-        return ("…" if start > 0 else "") + snippet + ("…" if end < len(text) else "")
-    return None
+        if matches:
+            return matches
+    return []
+
+
+def _fit(text: str, match: re.Match, name: str) -> tuple[int, int]:
+    """How well a place the number is written fits the param's name: how many of the name's words its own part
+    of the sentence (between semicolons or full stops) holds, then nearness to the nearest of them."""
+    stems = _stems(name)
+    left = max(text.rfind(";", 0, match.start()), text.rfind(". ", 0, match.start())) + 1
+    right = min((i for i in (text.find(";", match.end()), text.find(". ", match.end())) if i >= 0), default=len(text))
+    part = text[left:right].lower()
+    anchors = [m.start() for stem in stems for m in re.finditer(re.escape(stem), text, re.IGNORECASE)]
+    return sum(stem in part for stem in stems), -min((abs(match.start() - a) for a in anchors), default=0)
+
+
+def _snippet(text: str, match: re.Match) -> str:
+    start, end = max(0, match.start() - SNIPPET), min(len(text), match.end() + SNIPPET)
+    snippet = " ".join(text[start:end].split())
+    return ("…" if start > 0 else "") + snippet + ("…" if end < len(text) else "")
+
+
+def words_around(text: str, value: int, name: str = "", taken: frozenset[int] = frozenset()) -> str | None:
+    """The clause's words around the place the number is written (where it is written more than once, the place
+    that best fits the param's name, leaving out places `taken` by other params), or None where the text writes
+    it another way (minutes of the day, tenths of a pound and other units the encoding converts to)."""
+    matches = _matches(text, value)
+    free = [m for m in matches if m.start() not in taken] or matches
+    return _snippet(text, max(free, key=lambda m: _fit(text, m, name))) if free else None
+
+
+def _places(text: str, value: int, names: Sequence[str], ordinance: str) -> dict[str, frozenset[int]]:
+    """For params of one clause that state the same value, the places each leaves to the others, chosen together:
+    the most of each name's words in the part of the sentence around its place, then places in the order the
+    encoding states the params (which follows the text), then nearness. So fire_legal_liability_usd takes "fire
+    legal liability policy in the amount of $2,000,000" and liability_insurance_usd the general liability
+    policy's; nurse_threshold "5,000 or more" and persons_per_nurse "for each 5,000 persons"."""
+    matches = _matches(text, value)
+    ordered = sorted(names, key=lambda name: _position(ordinance, name))
+    if len(matches) < len(ordered):
+        return dict.fromkeys(names, frozenset())
+
+    def score(places: tuple[re.Match, ...]) -> tuple[int, bool, int]:
+        fits = [_fit(text, place, name) for place, name in zip(places, ordered)]
+        in_order = all(a.start() < b.start() for a, b in zip(places, places[1:]))
+        return sum(f[0] for f in fits), in_order, sum(f[1] for f in fits)
+
+    best = max(permutations(matches, len(ordered)), key=score)
+    return {name: frozenset(m.start() for m in matches if m is not place) for name, place in zip(ordered, best)}
 
 
 def thresholds(ordinances: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -80,13 +120,19 @@ def thresholds(ordinances: Sequence[str] | None = None) -> list[dict[str, Any]]:
     chosen = check_ordinances(ordinances)
     rank = {name: index for index, name in enumerate(chosen)}
     rows = []
-    for ordinance, name, value, clause_id in _params(chosen):
+    params = _params(chosen)
+    sharing: dict[tuple[str, str, int], list[str]] = {}
+    for ordinance, name, value, clause_id in params:
+        sharing.setdefault((ordinance, clause_id, value), []).append(name)
+    for ordinance, name, value, clause_id in params:
         clause = registry(ordinance).clause(clause_id)
+        names = sharing[(ordinance, clause_id, value)]
+        taken = _places(clause.text, value, names, ordinance)[name] if clause and len(names) > 1 else frozenset()
         rows.append({
             "ordinance": ordinance, "name": name, "value": value, "clause": clause_id,
             "heading": clause.heading if clause else None,
             "numbering": clause.numbering if clause else None,
-            "words": words_around(clause.text, value, name) if clause else None,
+            "words": words_around(clause.text, value, name, taken) if clause else None,
         })
     rows.sort(key=lambda r: (rank[r["ordinance"]], _position(r["ordinance"], r["name"])))
     return rows

@@ -167,6 +167,28 @@ def test_thresholds_are_every_param_fact_of_the_encodings_with_its_registered_cl
     assert "2,000 or more people" in found[("trempealeau", "attendance_threshold")]["words"]
 
 
+@pytest.mark.parametrize("ordinance, name, before, after", [
+    ("trempealeau", "liability_insurance_usd", "general liability policy providing a minimum coverage of", "aggregate"),
+    ("trempealeau", "fire_legal_liability_usd", "fire legal liability policy in the amount of", "; and worker"),
+    ("trempealeau", "nurse_threshold", "anticipated assembly of", "or more one registered nurse"),
+    ("trempealeau", "persons_per_nurse", "registered nurse for each", "persons or part of"),
+    ("vermont", "insurance_bodily_injury_per_occurrence_usd", "minimum limits of", "per occurrence for bodily injury"),
+    ("vermont", "insurance_property_damage_per_occurrence_usd", "bodily injury and", "per occurrence for property damage"),
+    ("gem", "females_per_toilet", "one toilet for every", "females"),
+    ("gem", "males_per_toilet", "one toilet for every", "males;"),
+    ("village", "ambulances", "at least", "emergency ambulance"),
+])
+def test_params_of_one_clause_with_the_same_value_are_quoted_each_at_its_own_place(ordinance, name, before, after):
+    """Where one clause writes a number twice for two params, each param's words are centred on its own place."""
+    from reasoner.thresholds import SNIPPET
+
+    [row] = [r for r in thresholds([ordinance]) if r["name"] == name]
+    words = row["words"].strip("…")
+    middle = len(words) // 2
+    centre = words[max(0, middle - SNIPPET // 2 - len(before)):middle + SNIPPET // 2 + len(after)]
+    assert before in centre and after in centre, (name, words)
+
+
 def test_thresholds_on_the_command_line():
     out = run("thresholds", "--ordinances", "fulton", "--format", "csv").output
     rows = list(csv.DictReader(io.StringIO(out)))
