@@ -108,8 +108,14 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
     numbers = {"attendance.expected_max": event.attendance.expected_max, "site.seating_capacity": event.site.seating_capacity,
                "organizer.applicant_age": event.organizer.applicant_age,
                "organizer.person_in_charge_age": event.organizer.person_in_charge_age}
+    people = event.attendance
+    stated_split = (people.female or 0) + (people.male or 0)
     for path, value in numbers.items():
         if isinstance(value, Range):
+            if path == "attendance.expected_max" and stated_split > value.min:
+                # A peak below the females and males stated is no possible completion (the model refuses a split
+                # above the range's maximum, so some values remain).
+                value = Range(min=stated_split, max=value.max)
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values], sampled=sampled))
     return found

@@ -232,3 +232,19 @@ def test_an_unknown_path_that_is_not_a_fact_is_refused():
         event(unknown=["flags.free_beer"])
     with pytest.raises(EventFileError, match="stated and also listed as unknown"):
         event(unknown=["flags.open_to_public"])
+
+
+@pytest.mark.parametrize("split, lowest", [({"male": 450}, 450), ({"female": 120, "male": 330}, 450), ({"female": 10}, 400)])
+def test_a_peak_below_the_stated_split_is_no_completion(split, lowest):
+    """450 males stated: the peak is at least 450, though the range says 400..500."""
+    from reasoner.unknowns import unknowns_of
+
+    e = event(attendance={"expected_max": {"min": 400, "max": 500}, **split})
+    [attendance] = [u for u in unknowns_of(e, 1, tuple(ORDINANCES)) if u.path == "attendance.expected_max"]
+    values = [value for value, _ in attendance.values]
+    assert min(values) == lowest and max(values) == 500
+    [record] = evaluate_uncertain(e, ["village"])
+    toilets = {c["name"]: c for c in record["conclusions"] if c["kind"] == "obligation"}
+    females = [n - split.get("male", 0) for n in range(lowest, 501)] if "female" not in split else [split["female"]]
+    assert toilets["toilets_female"].get("range", [toilets["toilets_female"]["value"]] * 2)[0] == \
+        min(-(-f // 200) for f in females)
