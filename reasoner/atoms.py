@@ -131,8 +131,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         for name, amount in offered.items():
             if amount is not None and name not in event.provisions:
                 add(_atom("provided", e, name, amount))
-        if insurance.workers_compensation:
-            add(_atom("provided", e, "workers_compensation", 1))
+        if insurance.workers_compensation is not None:  # stated "no" is a shortfall where the coverage is owed
+            add(_atom("provided", e, "workers_compensation", int(insurance.workers_compensation)))
         if insurance.names_government_as_insured:
             add(_atom("feature", e, "insurance_names_government"))
     return atoms
