@@ -27,6 +27,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+from .loading import DuplicateKey, unique_object
 from .batch_io import (BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_text, error_csv_row,
                        error_json, error_record, input_format, output_format)
 
@@ -73,7 +74,9 @@ def _data(record: Record, chunk: Chunk) -> tuple[Any, list[tuple[str, str]]]:
     except UnicodeDecodeError as error:
         return None, [("", f"not UTF-8 text (byte {error.start})")]
     try:
-        return json.loads(text), []
+        return json.loads(text, object_pairs_hook=unique_object), []
+    except DuplicateKey as error:
+        return None, [("", str(error))]
     except json.JSONDecodeError as error:
         return None, [("", f"malformed JSON at column {error.colno}: {error.msg}")]
     except RecursionError:
@@ -349,7 +352,10 @@ class _Sink:
                 handle.truncate(state["bytes"][path])  # rows written after the checkpoint are written again
                 handle.seek(0, os.SEEK_END)
             else:
-                handle = open(part, "wb")  # noqa: SIM115
+                try:
+                    handle = open(part, "wb")  # noqa: SIM115
+                except OSError as error:
+                    raise BatchInputError(f"{path}: cannot write there ({error.strerror})") from None
                 if Path(path).suffix.lower() == ".csv":
                     handle.write(csv_header().encode("utf-8"))
             self.handles[path] = handle
@@ -410,6 +416,17 @@ class BatchOptions:
 Progress = Callable[[BatchSummary, int, "int | None"], None]
 
 
+def _refuse_overwriting_input(source: str, targets: list[str]) -> None:
+    """OUTPUT (or ERRORS) must not be the input, nor lie inside an input folder: the run would write over what it reads."""
+    if source == "-":
+        return
+    read = Path(source).resolve()
+    for target in targets:
+        written = Path(target).resolve()
+        if written == read or (read.is_dir() and read in written.parents):
+            raise BatchInputError(f"{target}: is the input {source} or inside it; write the output elsewhere")
+
+
 def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary:
     """Evaluate every record of options.input under options.ordinances into options.output.
 
@@ -422,6 +439,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     errors_format = output_format(errors) if errors else None
     if options.chunk_size < 1:
         raise BatchInputError("--chunk-size must be at least 1")
+    _refuse_overwriting_input(options.input, [p for p in (options.output, errors) if p])
     source = Source(options.input, fmt)
     fingerprint = {"input": "-" if options.input == "-" else os.path.abspath(options.input), "input_format": fmt,
                    "ordinances": list(options.ordinances), "output_format": out_format,

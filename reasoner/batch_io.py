@@ -205,9 +205,13 @@ def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
     def malformed(error: yaml.YAMLError) -> tuple[str, int]:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        return f"malformed YAML{where}: {getattr(error, 'problem', None) or error}", mark.line + 1 if mark else 1
+        problem = getattr(error, "problem", None) or str(error)
+        kind = "YAML" if "written twice" in problem else "malformed YAML"
+        return f"{kind}{where}: {problem}", mark.line + 1 if mark else 1
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    from .loading import _Loader  # refuses a key written twice
+
+    loader = _Loader(text)
     try:
         try:
             node = loader.get_single_node()

@@ -24,7 +24,40 @@ MAX_PROBLEMS = 25          # reported per file; the rest are counted
 MAX_SHOWN = 60             # characters of a given value quoted back in a message
 
 # libyaml when it is there: faster, and its parser refuses runaway nesting itself.
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """The safe loader, refusing a key written twice in one mapping: YAML lets the last one win silently, and a
+    repeated `attendance:` would change a legal answer without a word."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, (str, int, float, bool)) or key is None:
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError("while reading a mapping", node.start_mark,
+                                                                f"the key {key!r} is written twice", key_node.start_mark)
+                    seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice."""
+
+
+def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json.loads's object_pairs_hook: an object, refusing a key written twice (JSON would keep the last)."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise DuplicateKey(f"the key {twice!r} is written twice in one object")
+    return found
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -217,7 +250,7 @@ def _parse(text: str, path: Path) -> Any:
     where = str(path)
     try:
         if path.suffix.lower() == ".json":
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=unique_object)
         _scan_yaml(text, where)
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as error:
@@ -228,9 +261,12 @@ def _parse(text: str, path: Path) -> Any:
         reason = getattr(error, "problem", None) or str(error)
         if "nesting depth" in reason:
             reason = f"nested too deeply ({reason})"
-        raise EventFileError(where, [("", f"malformed YAML{at}: {reason}")]) from None
+        kind = "YAML" if "written twice" in reason else "malformed YAML"
+        raise EventFileError(where, [("", f"{kind}{at}: {reason}")]) from None
     except RecursionError:
         raise EventFileError(where, [("", f"nested too deeply (at most {MAX_DEPTH} levels)")]) from None
+    except DuplicateKey as error:
+        raise EventFileError(where, [("", str(error))]) from None
     except ValueError as error:  # e.g. an integer literal of thousands of digits
         raise EventFileError(where, [("", f"a value cannot be read: {error}")]) from None
 

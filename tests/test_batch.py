@@ -35,6 +35,36 @@ def deep_merge(base, override):
     return override
 
 
+def test_a_batch_never_writes_over_its_input(tmp_path):
+    source = tmp_path / "apps.jsonl"
+    source.write_text(json.dumps(scenario_events(40)[0]) + "\n", encoding="utf-8")
+    before = source.read_bytes()
+    with pytest.raises(BatchInputError, match="is the input"):
+        batch.run(batch.BatchOptions(str(source), str(source), ORDINANCES, workers=0))
+    with pytest.raises(BatchInputError, match="is the input"):  # a folder of inputs, the output inside it
+        batch.run(batch.BatchOptions(str(tmp_path), str(tmp_path / "out.jsonl"), ORDINANCES, workers=0))
+    assert source.read_bytes() == before
+
+
+def test_an_output_that_cannot_be_created_is_an_input_error(tmp_path):
+    source = tmp_path / "apps.jsonl"
+    source.write_text(json.dumps(scenario_events(40)[0]) + "\n", encoding="utf-8")
+    with pytest.raises(BatchInputError, match="cannot write there"):
+        batch.run(batch.BatchOptions(str(source), "/proc/no-such-dir-x/out.jsonl", ORDINANCES, workers=0))
+    with pytest.raises(BatchInputError, match="cannot write there"):
+        batch.run(batch.BatchOptions(str(source), "/proc/out.jsonl", ORDINANCES, workers=0))
+
+
+def test_a_key_written_twice_makes_an_error_row(tmp_path):
+    source = tmp_path / "twice.jsonl"
+    source.write_text('{"id": "d", "attendance": {"expected_max": 3500}, "attendance": {"expected_max": 10}, '
+                      '"schedule": {"start": "2027-07-16T10:00", "end": "2027-07-17T23:00"}}\n', encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    summary = batch.run(batch.BatchOptions(str(source), str(out), ORDINANCES, workers=0))
+    [row] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert summary.failed == 1 and "'attendance' is written twice" in row["error"]
+
+
 def scenario_events(step: int) -> list[dict]:
     """Every `step`-th scenario case of every ordinance as an event: valid events of every shape."""
     found = []

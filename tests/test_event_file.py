@@ -20,6 +20,9 @@ CASES = [
     ("missing_attendance.yaml", "attendance", "Field required"),
     ("empty.yaml", "", "the file is empty"),
     ("second_record_bad.json", "[1].schedule", "must be after start"),
+    # a key written twice would let the last one win silently: 3,500 people read as 10
+    ("duplicate_key.yaml", "", "line 4, column 1: the key 'attendance' is written twice"),
+    ("duplicate_key.json", "", "the key 'attendance' is written twice in one object"),
 ]
 
 
