@@ -30,6 +30,15 @@ ORDINANCE = click.option("--ordinance", "-o", "ordinances", multiple=True, metav
                          help="trempealeau, village, vermont, gem or fulton; repeat for several (default: every encoded one).")
 
 
+MAX_TIME_LIMIT = 86_400.0  # a day: the largest limit a process alarm takes is about 24 days; inf and nan are refused
+
+
+def _a_number(param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and value != value:  # NaN passes every range check
+        raise click.BadParameter("nan is not a number of seconds", param=param)
+    return value
+
+
 class InputError(click.ClickException):
     exit_code = 2
 
@@ -151,7 +160,8 @@ def main() -> None:
 @ORDINANCE
 @click.option("--filed", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None, metavar="SECONDS",
+              callback=lambda ctx, param, value: _a_number(param, value),
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
 def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limit: float | None, output_format: str) -> None:
@@ -182,10 +192,16 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
 
     Example: reasoner explain facts/events/harvest-music-festival.yaml toilets -o trempealeau
     """
-    from .explain import explain as run
+    from .explain import explain as run, unknown_conclusion
 
     chosen = _ordinances(ordinances)
+    if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
+        raise InputError(problem)
     event = _one_event(event_file, event_id)
+    if event.has_unknowns:
+        raise InputError(f"event {event.id!r} has unknown facts (a range or `unknown`); explain traces settled "
+                         "facts: `reasoner evaluate` says what is certain or possible, `reasoner questions` "
+                         "which facts decide it")
     reports = [run(event, ordinance, conclusion) for ordinance in chosen]
     if output_format == "json":
         _dump(reports)
@@ -254,7 +270,8 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 
 @main.command()
 @click.argument("event_file", type=click.Path(dir_okay=False))
-@click.option("--ordinance", "-o", "ordinance", required=True, metavar="NAME", help="The ordinance to ask about.")
+@click.option("--ordinance", "-o", "ordinance", required=True, multiple=True, metavar="NAME",
+              help="The ordinance to ask about (one).")
 @click.option("--flip", "conclusion", required=True, metavar="CONCLUSION",
               help="permit_required, or a conclusion's name (an obligation, exemption, restriction, ground, ...).")
 @click.option("--keep", multiple=True, metavar="GROUP",
@@ -262,16 +279,21 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 @click.option("--allow", multiple=True, metavar="GROUP", help="Also let these change: organizer, kinds (kept by default).")
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
 @FORMAT
-def whatif(event_file: str, ordinance: str, conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
+def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
            event_id: str | None, output_format: str) -> None:
     """Find the smallest change to the facts that makes CONCLUSION hold, or stop holding, under one
     ordinance (fewest facts changed, then the smallest change), checked by evaluating the changed event.
 
     Example: reasoner whatif facts/events/harvest-music-festival.yaml -o trempealeau --flip permit_required --keep attendance
     """
+    from .explain import unknown_conclusion
     from .whatif import WhatIfError, whatif as run
 
-    [chosen] = _ordinances((ordinance,))
+    if len(set(ordinance)) > 1:
+        raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
+    [chosen] = _ordinances(ordinance[:1])
+    if problem := unknown_conclusion(conclusion, (chosen,)):
+        raise InputError(problem)
     try:
         report = run(_one_event(event_file, event_id), chosen, conclusion, keep, allow)
     except WhatIfError as error:

@@ -504,6 +504,35 @@ NAMED_PREDICATES = {"obligation": 5, "exempt": 4, "restriction": 4, "application
 WHOLE_PREDICATES = {"permit_required": 3, "regulated": 3, "permits": 4}
 
 
+@cache
+def known_names(ordinance: str) -> frozenset[str]:
+    """Every name the ordinance's rules can give a conclusion: the constants of its encoding and of the shared
+    one (comments and clause strings left out), and the shared vocabulary's names, which rules take from the
+    event. A name outside it is a typo, not a conclusion that does not hold."""
+    from .vocabulary import vocabulary
+
+    names: set[str] = set()
+    for source in ("vocabulary", ordinance):
+        code = re.sub(r'"(?:[^"\\]|\\.)*"|%[^\n]*', " ", encoding_text(source))
+        names.update(re.findall(r"\b[a-z_][A-Za-z0-9_]*\b", code))
+    for section in vocabulary().values():
+        if isinstance(section, dict):
+            names.update(section)
+    return frozenset(names)
+
+
+def unknown_conclusion(conclusion: str, ordinances: Sequence[str]) -> str | None:
+    """A message when no chosen ordinance can conclude anything by that name, with the closest names."""
+    import difflib
+
+    known = set().union(*(known_names(o) for o in ordinances))
+    if conclusion in known:
+        return None
+    close = difflib.get_close_matches(conclusion, sorted(known), n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"no conclusion named {conclusion!r} in {', '.join(ordinances)}{hint}"
+
+
 def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not."""

@@ -124,3 +124,27 @@ def test_every_bundled_example_renders_as_text_under_every_ordinance(path):
     result = run("evaluate", str(path))
     assert result.exit_code == 0
     assert "REQUIRED" in result.output or "EXEMPT" in result.output
+
+
+UNKNOWN_EVENT = str(ROOT / "facts" / "events" / "unknown-festival.yaml")
+
+
+@pytest.mark.parametrize("args, words", [
+    (("explain", EXAMPLE, "toilet", "-o", "trempealeau"), "no conclusion named 'toilet' in trempealeau; did you mean toilets"),
+    (("whatif", EXAMPLE, "-o", "trempealeau", "--flip", "nosuch"), "no conclusion named 'nosuch'"),
+    (("whatif", EXAMPLE, "-o", "trempealeau", "-o", "gem", "--flip", "permit_required"), "one ordinance at a time"),
+    (("explain", UNKNOWN_EVENT, "toilets", "-o", "trempealeau"), "has unknown facts"),
+    (("evaluate", EXAMPLE, "--time-limit", "nan"), "nan is not a number"),
+    (("evaluate", EXAMPLE, "--time-limit", "inf"), "not in the range"),
+    (("evaluate", EXAMPLE, "--time-limit", "2147484"), "not in the range"),
+])
+def test_a_question_that_cannot_be_answered_exits_2_and_says_why(args, words):
+    """A typo in a conclusion's name must not read as "does not hold", nor an unsettled event be traced as settled."""
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_a_conclusion_some_chosen_ordinance_has_is_explained_for_each():
+    result = run("explain", EXAMPLE, "nurses", "-o", "trempealeau", "-o", "gem")
+    assert result.exit_code == 0 and "no rule of this ordinance concludes 'nurses'" in result.output
