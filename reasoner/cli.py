@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import click
@@ -37,6 +39,15 @@ def _a_number(param: click.Parameter, value: float | None) -> float | None:
     if value is not None and value != value:  # NaN passes every range check
         raise click.BadParameter("nan is not a number of seconds", param=param)
     return value
+
+
+def _writable(target: str) -> bool:
+    """Whether a file can be written at `target` (its folder exists and takes files; an existing file is writable)."""
+    path = Path(target)
+    if path.exists():
+        return path.is_file() and os.access(path, os.W_OK)
+    folder = path.parent if str(path.parent) else Path(".")
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
 class InputError(click.ClickException):
@@ -355,8 +366,6 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
 
     Example: reasoner coverage tests/scenarios -o gem
     """
-    from pathlib import Path
-
     import yaml
 
     from .coverage import coverage as run
@@ -472,11 +481,18 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
 
     Example: reasoner sweep facts/events/harvest-music-festival.yaml --vary attendance=100..20000 --plot sweep.png
     """
-    from pathlib import Path
-
     from . import sweep as sweeping
 
+    from .vocabulary import vocabulary
+
     chosen = _chosen(ordinances, ordinance_list)
+    for target in (samples_file, plot_file):  # refused before the work, not after it
+        if target and not _writable(target):
+            raise InputError(f"{target}: cannot write there")
+    names = [n.strip() for n in plot_obligations.split(",") if n.strip()] if plot_obligations else None
+    unknown_names = sorted(set(names or ()) - set(vocabulary()["obligations"]))
+    if unknown_names:
+        raise InputError(f"--plot-obligations: {', '.join(unknown_names)} is no obligation of the vocabulary")
     event = _one_event(event_file, event_id)
     options = {"max_steps": max_steps} if max_steps is not None else {}
     try:
@@ -486,7 +502,6 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
     if plot_file:
         from .charts import PlotUnavailable, save_sweep_plot
 
-        names = [n.strip() for n in plot_obligations.split(",") if n.strip()] if plot_obligations else None
         try:
             save_sweep_plot(result, plot_file, names)
         except PlotUnavailable as error:

@@ -390,7 +390,10 @@ def sweep(event: Event, vary: Vary | str, ordinances: Sequence[str] | None = Non
             points[x] = [found[(event_at(x).id, o)] for o in chosen]
 
     samples = grid(vary.low, vary.high, step)
-    full(samples)
+    near_params = candidates(event, vary, chosen)
+    # Movement is measured on the samples and on the points around every stated number, so that what counts as
+    # proportional does not hang on the step: an amount that first holds at 2,000 is seen there, however coarse the grid.
+    full(set(samples) | near_params)
     proportional = _proportional(points, kinds, max_steps)
 
     signature: dict[int, frozenset] = {}
@@ -403,7 +406,7 @@ def sweep(event: Event, vary: Vary | str, ordinances: Sequence[str] | None = Non
                 signature[x] = found
             evaluations += len(todo)
 
-    probe = sorted(set(samples) | candidates(event, vary, chosen))
+    probe = sorted(set(samples) | near_params)
     sign(probe)
     intervals = [(a, b) for a, b in zip(probe, probe[1:]) if signature[a] != signature[b]]
     found: list[int] = []
@@ -457,8 +460,14 @@ def _csv(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 def changes_csv(result: Sweep) -> str:
-    """The change points: one line per point, ordinance and conclusion that changes there."""
-    return _csv(({**c, "field": result.vary.field} for c in result.changes), CHANGE_COLUMNS)
+    """The change points: one line per point, ordinance and conclusion that changes there; then one line per
+    proportional amount (change `proportional`, at `FROM..TO`, before and after its first and last values),
+    whose steps are too many to list (the samples file has them)."""
+    rows = [{**c, "field": result.vary.field} for c in result.changes]
+    rows += [{"field": result.vary.field, "at": f"{p['from']}..{p['to']}", "ordinance": p["ordinance"], "kind": p["kind"],
+              "name": p["name"], "change": "proportional", "before": p["first_value"], "after": p["last_value"]}
+             for p in result.proportional]
+    return _csv(rows, CHANGE_COLUMNS)
 
 
 def samples_csv(result: Sweep) -> str:

@@ -294,6 +294,24 @@ def test_sweep_on_the_command_line_writes_csv_samples_and_a_plot(tmp_path):
     assert data["field"] == "filed" and data["change_points"]
 
 
+def test_the_sweep_csv_is_the_same_whatever_the_step_and_names_the_proportional_amounts():
+    """Coarse or fine, the grid must find the same change points; amounts that move at every step are one row each."""
+    outputs = [run("sweep", str(HARVEST), "--vary", "attendance=100..20000", "-o", "trempealeau", "--step", str(step)).output
+               for step in (500, 10000, 19900)]
+    assert outputs[0] == outputs[1] == outputs[2]
+    rows = list(csv.DictReader(io.StringIO(outputs[0])))
+    toilets = [r for r in rows if r["name"] == "toilets" and r["kind"] == "obligation"]
+    assert [r["change"] for r in toilets] == ["appears", "proportional"]
+    assert toilets[1]["at"] == "2000..20000" and (toilets[1]["before"], toilets[1]["after"]) == ("7", "67")
+
+
+def test_a_sweep_refuses_unwritable_outputs_and_unknown_plot_names_before_it_works(tmp_path):
+    for args in (["--samples", "/nonexistent-folder/s.csv"], ["--plot", "/nonexistent-folder/p.png"],
+                 ["--plot", str(tmp_path / "p.png"), "--plot-obligations", "toilet"]):
+        result = run("sweep", str(HARVEST), "--vary", "attendance=100..20000", "-o", "trempealeau", *args)
+        assert result.exit_code == 2 and "error:" in result.output and "Traceback" not in result.output
+
+
 @pytest.mark.parametrize("spec", ["attendance", "attendance=9..1", "filed=May..June", "site.seating_capacity=-5..10",
                                   "nothing.here=1..3"])
 def test_a_bad_vary_exits_2(spec):
