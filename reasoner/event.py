@@ -100,7 +100,9 @@ class Schedule(Strict):
     @field_validator("start", "end")
     @classmethod
     def naive_local_time(cls, value: datetime) -> datetime:
-        return within_dates(value.replace(tzinfo=None))
+        if value.tzinfo is not None:  # dropping it would silently move the event; ordinances count the local clock
+            raise ValueError("give the local date and time without a UTC offset (e.g. 2027-07-16T12:00)")
+        return within_dates(value)
 
     @model_validator(mode="after")
     def ends_after_start(self) -> "Schedule":

@@ -67,7 +67,7 @@ def _obligations(items: list[dict[str, Any]]) -> Table | None:
     shortfalls = {c["name"]: c for c in items if c["kind"] == "shortfall"}
     table = Table(title="Obligations", title_justify="left", expand=False)
     for column in ("obligation", "required", "", "clause", "provided"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for row in rows:
         short = shortfalls.get(row["name"])
         alternative = f" (or {amount(row['alternative']['value'], None)} {words(row['alternative']['name'])})" if row.get("alternative") else ""
@@ -217,7 +217,7 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
         return
     table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left")
     for column in ("clause", "heading", "numbering", "operative"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for clause in reg.clauses.values():
         table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
     console.print(table)
@@ -278,9 +278,9 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
     for tab in tables:
         ordinances = [o["ordinance"] for o in tab["ordinances"]]
         table = Table(title=f"{tab['event']}: {', '.join(ordinances)}", title_justify="left", show_lines=False)
-        table.add_column("")
+        table.add_column("", overflow="fold")
         for ordinance in ordinances:
-            table.add_column(ordinance)
+            table.add_column(ordinance, overflow="fold")
         for row in tab["rows"]:
             texts = []
             for ordinance in ordinances:
@@ -332,7 +332,7 @@ def print_sweep(result: Any) -> None:
 def print_thresholds(rows: list[dict[str, Any]]) -> None:
     table = Table(title="Numbers the ordinances state (param facts of the encodings)", title_justify="left")
     for column in ("ordinance", "parameter", "value", "clause", "the words"):
-        table.add_column(column, justify="right" if column == "value" else "left")
+        table.add_column(column, justify="right" if column == "value" else "left", overflow="fold")
     for row in rows:
         clause = row["clause"] + (" (reconstructed)" if row["numbering"] == "reconstructed" else "")
         table.add_row(row["ordinance"], words(row["name"]), f"{row['value']:,}", clause,

@@ -23,6 +23,7 @@ CASES = [
     # a key written twice would let the last one win silently: 3,500 people read as 10
     ("duplicate_key.yaml", "", "line 4, column 1: the key 'attendance' is written twice"),
     ("duplicate_key.json", "", "the key 'attendance' is written twice in one object"),
+    ("utc_offset.yaml", "schedule.start", "without a UTC offset"),
 ]
 
 
