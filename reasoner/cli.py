@@ -56,7 +56,8 @@ class InputError(click.ClickException):
     def show(self, file: Any = None) -> None:
         from rich.markup import escape  # file names and given values may look like markup
 
-        render.errors.print(f"[bold red]error:[/] {escape(self.format_message())}", markup=True, soft_wrap=True)
+        message = render.printable(self.format_message())
+        render.errors.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
 def _load(path: str) -> list[Event]:

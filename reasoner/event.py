@@ -154,8 +154,16 @@ class Application(Strict):
 
 
 class Event(Strict):
-    id: str = Field(min_length=1, max_length=200, description="Identifier of the event (any text).")
+    id: str = Field(min_length=1, max_length=200, description="Identifier of the event (any text without control characters).")
     name: str | None = Field(None, max_length=500)
+
+    @field_validator("id", "name")
+    @classmethod
+    def no_control_characters(cls, value: str | None) -> str | None:
+        # An id is printed to terminals and files: an escape sequence in it could recolour or retitle a terminal.
+        if value is not None and any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+            raise ValueError("holds a control character (a newline, tab, escape, ...)")
+        return value
     kinds: list[_choice("event_kinds")] = Field(default_factory=list, description="What the event is.")
     attendance: Attendance
     schedule: Schedule

@@ -12,6 +12,14 @@ from rich.tree import Tree
 from .registry import registry
 
 console = Console(highlight=False)
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)] if c != 10}
+
+
+def printable(text: str) -> str:
+    """Text with control characters (escape sequences above all) shown as \\xNN, line breaks kept: what a file
+    holds is quoted in messages, and must not drive the terminal."""
+    return text.translate(_CONTROL)
+
 errors = Console(stderr=True, highlight=False)
 
 STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",

@@ -148,3 +148,11 @@ def test_a_question_that_cannot_be_answered_exits_2_and_says_why(args, words):
 def test_a_conclusion_some_chosen_ordinance_has_is_explained_for_each():
     result = run("explain", EXAMPLE, "nurses", "-o", "trempealeau", "-o", "gem")
     assert result.exit_code == 0 and "no rule of this ordinance concludes 'nurses'" in result.output
+
+
+def test_control_characters_from_a_file_never_reach_the_terminal():
+    """An escape sequence in an id or a field name is shown as \\x1b, not sent to the terminal."""
+    result = run("evaluate", str(BAD / "control_characters.json"))
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b]0;PWN\\x07our" in result.output and "holds a control character" in result.output

@@ -24,6 +24,7 @@ CASES = [
     ("duplicate_key.yaml", "", "line 4, column 1: the key 'attendance' is written twice"),
     ("duplicate_key.json", "", "the key 'attendance' is written twice in one object"),
     ("utc_offset.yaml", "schedule.start", "without a UTC offset"),
+    ("control_characters.json", "id", "holds a control character"),
 ]
 
 
