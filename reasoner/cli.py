@@ -32,6 +32,7 @@ ORDINANCE = click.option("--ordinance", "-o", "ordinances", multiple=True, metav
                          help="trempealeau, village, vermont, gem or fulton; repeat for several (default: every encoded one).")
 
 
+TEXT_RECORDS_HINT = 500     # (event, ordinance) tables: beyond this, evaluate points to faster outputs
 MAX_TIME_LIMIT = 86_400.0  # a day: the largest limit a process alarm takes is about 24 days; inf and nan are refused
 
 
@@ -186,6 +187,9 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limi
 
     chosen = _ordinances(ordinances)
     events = _with_filing_date(_load(event_file), filed.date() if filed else None)
+    if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
+        render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
+                            "or `reasoner batch` for files of many events, answer far faster.")
     results = _within(time_limit, lambda: run(events, chosen))
     _emit(results, output_format, render.print_results)
 
@@ -369,13 +373,17 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
     """
     import yaml
 
-    from .coverage import coverage as run
+    from .coverage import ScenarioError, coverage as run
 
     chosen = _ordinances(ordinances)
     if not Path(scenarios).is_dir():
         raise InputError(f"{scenarios}: no such folder of scenario files")
     try:
         reports = run(Path(scenarios), chosen)
+    except ScenarioError as error:
+        raise InputError(f"cannot read the scenarios: {error}") from None
+    except EventFileError as error:
+        raise InputError(str(error)) from None
     except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
         raise InputError(f"{scenarios}: cannot read the scenario files: {error}") from None
     if output_format == "json":

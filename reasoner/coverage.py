@@ -73,13 +73,23 @@ def matches(conclusion: dict[str, Any], pattern: dict[str, Any]) -> bool:
     return all(conclusion.get(key) == value for key, value in pattern.items())
 
 
+class ScenarioError(ValueError):
+    """A scenario file that cannot be read, named with what is wrong."""
+
+
 def scenario_cases(directory: Path) -> list[Case]:
     cases = []
     for path in sorted(Path(directory).glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for case in data.get("cases", []):
-            record = deep_merge(data.get("base", {}), case.get("event", {}))
-            cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {})))
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or "ordinance" not in data or not isinstance(data.get("cases", []), list):
+                raise ScenarioError("not a scenario file (it needs ordinance: and a list of cases:)")
+            for case in data.get("cases", []):
+                record = deep_merge(data.get("base", {}), case.get("event", {}))
+                cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {})))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
+            detail = f"no {error}" if isinstance(error, KeyError) else str(error).replace("\n", " ")
+            raise ScenarioError(f"{path}: {detail}") from None
     return cases
 
 

@@ -77,3 +77,16 @@ def test_the_coverage_command_lists_what_is_missing_and_fails_under_the_bar(tmp_
 def test_the_coverage_command_refuses_a_missing_folder(tmp_path):
     result = CliRunner().invoke(main, ["coverage", str(tmp_path / "nowhere")], catch_exceptions=False)
     assert result.exit_code == 2 and "nowhere" in result.output
+
+
+@pytest.mark.parametrize("text, words", [
+    ("ordinance: gem\ncases:\n- name: x\n  event: {attendance: {expected_max: " + "9" * 5000 + "}}\n", "digits"),
+    ("a: [\n", "while parsing"),
+    ("- just a list\n", "not a scenario file"),
+    ("ordinance: gem\ncases:\n- event: {}\n", "no 'name'"),
+])
+def test_a_scenario_file_that_cannot_be_read_exits_2_naming_it(tmp_path, text, words):
+    (tmp_path / "broken.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["coverage", str(tmp_path)])
+    assert result.exit_code == 2 and "broken.yaml" in result.output and words in result.output, result.output
+    assert "Traceback" not in result.output
