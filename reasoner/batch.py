@@ -27,7 +27,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from .loading import DuplicateKey, unique_object
+from .loading import DuplicateKey, unique_object, unreadable_value
 from .batch_io import (BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_text, error_csv_row,
                        error_json, error_record, input_format, output_format)
 
@@ -82,7 +82,7 @@ def _data(record: Record, chunk: Chunk) -> tuple[Any, list[tuple[str, str]]]:
     except RecursionError:
         return None, [("", "nested too deeply")]
     except ValueError as error:  # e.g. an integer literal of thousands of digits
-        return None, [("", f"a value cannot be read: {error}")]
+        return None, [("", unreadable_value(error))]
 
 
 def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, str]]]:

@@ -229,7 +229,10 @@ def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
             try:
                 yield item.start_mark.line + 1, loader.construct_document(item)
             except (yaml.YAMLError, ValueError, OverflowError) as error:
-                message = malformed(error)[0] if isinstance(error, yaml.YAMLError) else f"a value cannot be read: {error}"
+                from .loading import unreadable_value
+
+                message = malformed(error)[0] if isinstance(error, yaml.YAMLError) else (
+                    unreadable_value(error) if isinstance(error, ValueError) else f"a value cannot be read: {error}")
                 yield item.start_mark.line + 1, _Broken(message)
     finally:
         loader.dispose()

@@ -83,6 +83,15 @@ def shown(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
 
 
+def unreadable_value(error: ValueError) -> str:
+    """A value the JSON or YAML reader refused, in the words of the person who wrote it."""
+    digits = re.search(r"value has (\d+) digits", str(error))
+    if digits:
+        return (f"holds a number of {int(digits.group(1)):,} digits, which cannot be read "
+                "(every number in an event file is at most 1,000,000,000)")
+    return f"a value cannot be read: {error}"
+
+
 def _field_path(location: tuple) -> str:
     text = ""
     for part in location:
@@ -268,7 +277,7 @@ def _parse(text: str, path: Path) -> Any:
     except DuplicateKey as error:
         raise EventFileError(where, [("", str(error))]) from None
     except ValueError as error:  # e.g. an integer literal of thousands of digits
-        raise EventFileError(where, [("", f"a value cannot be read: {error}")]) from None
+        raise EventFileError(where, [("", unreadable_value(error))]) from None
 
 
 def load_events(path: str | Path) -> list["Event"]:
