@@ -159,10 +159,12 @@ class Event(Strict):
 
     @field_validator("id", "name")
     @classmethod
-    def no_control_characters(cls, value: str | None) -> str | None:
-        # An id is printed to terminals and files: an escape sequence in it could recolour or retitle a terminal.
-        if value is not None and any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
-            raise ValueError("holds a control character (a newline, tab, escape, ...)")
+    def no_control_characters(cls, value: str | None, info: Any) -> str | None:
+        # Printed to terminals and files: an escape sequence could recolour or retitle a terminal. An id is one
+        # line; a name may run over several.
+        allowed = "" if info.field_name == "id" else "\n\t"
+        if value is not None and any((ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed for c in value):
+            raise ValueError("holds a control character (an escape, a null" + (", a newline or tab" if not allowed else "") + ")")
         return value
     kinds: list[_choice("event_kinds")] = Field(default_factory=list, description="What the event is.")
     attendance: Attendance
