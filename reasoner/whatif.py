@@ -110,7 +110,8 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
     unknown_groups = (set(keep) | set(allow)) - set(GROUPS)
     keep = tuple(sorted(set(keep) | (set(KEPT_BY_DEFAULT) - set(allow))))
     if unknown_groups:
-        raise WhatIfError(f"cannot keep {sorted(unknown_groups)}; groups are {', '.join(GROUPS)}")
+        named = [f"--keep {g}" for g in keep if g not in GROUPS] + [f"--allow {g}" for g in allow if g not in GROUPS]
+        raise WhatIfError(f"{', '.join(named)}: no such group of facts; groups are {', '.join(GROUPS)}")
     goal = goal_rules(ordinance, conclusion)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)

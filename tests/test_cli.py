@@ -134,6 +134,7 @@ UNKNOWN_EVENT = str(ROOT / "facts" / "events" / "unknown-festival.yaml")
     (("whatif", EXAMPLE, "-o", "trempealeau", "--flip", "nosuch"), "no conclusion named 'nosuch'"),
     (("whatif", EXAMPLE, "-o", "trempealeau", "-o", "gem", "--flip", "permit_required"), "one ordinance at a time"),
     (("explain", UNKNOWN_EVENT, "toilets", "-o", "trempealeau"), "has unknown facts"),
+    (("whatif", EXAMPLE, "-o", "trempealeau", "--flip", "permit_required", "--allow", "bogus"), "--allow bogus: no such group"),
     (("evaluate", EXAMPLE, "--time-limit", "nan"), "nan is not a number"),
     (("evaluate", EXAMPLE, "--time-limit", "inf"), "not in the range"),
     (("evaluate", EXAMPLE, "--time-limit", "2147484"), "not in the range"),
