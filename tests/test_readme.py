@@ -1,0 +1,41 @@
+"""The README's examples are what the commands print: each line shown under a `$ reasoner ...` command (box
+drawing and line wrapping aside; lines with "..." stand for left-out rows) appears in the command's output."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BLOCK = re.compile(r"```\n\$ (reasoner [^\n]+)\n(.*?)```", re.DOTALL)
+DRAWING = str.maketrans("", "", "│├└─╭╮╰╯┏┓┗┛┃━┡┩╇┳┻╋┼┬┴┤┌┐┘")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.translate(DRAWING).split())
+
+
+def examples() -> list[tuple[str, str]]:
+    found = [(command, shown) for command, shown in BLOCK.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+             if shown.strip() and not shown.startswith("$ ")]  # a block of commands only shows no output
+    assert len(found) >= 4
+    return found
+
+
+@pytest.mark.parametrize("command, shown", examples(), ids=lambda v: v.split()[1] if v.startswith("reasoner") else "")
+def test_a_readme_example_is_what_the_command_prints(command, shown, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(command.split("#")[0])[1:]
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "80"})
+    assert result.exit_code in (0, 1), result.output
+    printed = flat(result.output)
+    for line in shown.splitlines():
+        if "..." in line or "…" in line or not flat(line):
+            continue
+        assert flat(line) in printed, f"README shows {line.strip()!r}; `{command}` prints:\n{result.output}"
