@@ -415,6 +415,8 @@ KINDS = click.option("--kinds", default=None, metavar="K,K,...|all",
 
 def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[str, ...]:
     listed = tuple(name.strip() for name in (ordinance_list or "").split(",") if name.strip())
+    if ordinance_list is not None and not listed:
+        raise InputError(f"--ordinances {ordinance_list!r} names no ordinance; leave it out for all of them")
     return _ordinances(ordinances + listed)
 
 

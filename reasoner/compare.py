@@ -62,8 +62,10 @@ def upper_limits() -> frozenset[str]:
 
 def parse_kinds(text: str | None) -> tuple[str, ...]:
     """`None` -> the default kinds; "all" -> every kind; otherwise a comma-separated list of kinds."""
-    if not text:
+    if text is None:
         return DEFAULT_KINDS
+    if not text.strip(",; \t"):
+        raise ValueError("names no kind; leave it out for the default kinds")
     if text.strip() == "all":
         return ALL_KINDS
     kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))

@@ -189,8 +189,13 @@ def parse_events(data: Any, path: str) -> list["Event"]:
 
 def _read(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        if str(path) == "-":  # standard input, read as YAML (JSON is YAML too)
+            import sys
+
+            raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with path.open("rb") as handle:
+                raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise EventFileError(str(path), [("", f"cannot read file: {error.strerror or error}")]) from None
     if len(raw) > MAX_FILE_BYTES:

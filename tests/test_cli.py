@@ -157,3 +157,16 @@ def test_control_characters_from_a_file_never_reach_the_terminal():
     assert result.exit_code == 2
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "\\x1b]0;PWN\\x07our" in result.output and "holds a control character" in result.output
+
+
+def test_an_event_file_can_come_on_standard_input():
+    text = Path(EXAMPLE).read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["evaluate", "-", "-o", "gem", "--format", "json"], input=text)
+    assert result.exit_code == 0 and json.loads(result.output) == json.loads(run("evaluate", EXAMPLE, "-o", "gem", "--format", "json").output)
+
+
+@pytest.mark.parametrize("args", [("compare", EXAMPLE, "--ordinances", ","), ("compare", EXAMPLE, "--kinds", " "),
+                                  ("thresholds", "--ordinances", "")])
+def test_an_empty_list_is_an_error_not_everything(args):
+    result = run(*args)
+    assert result.exit_code == 2 and "names no" in result.output
