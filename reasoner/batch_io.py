@@ -148,6 +148,9 @@ class Source:
             return
         except csv.Error as error:
             raise BatchInputError(f"{self.name}: line 1: malformed CSV header: {error}") from None
+        twice = sorted({name for name in self.header if name and self.header.count(name) > 1})
+        if twice:
+            raise BatchInputError(f"{self.name}: line 1: the header names {', '.join(twice)} more than once")
         while True:
             start = reader.line_num + 1
             try:

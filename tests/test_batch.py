@@ -401,3 +401,11 @@ def test_a_solver_call_past_its_time_limit_raises():
     assert solve([event], ["gem"], time_limit=30)
     with pytest.raises(SolveTimeout, match="time limit of 0.05 s"):
         solve([event], ["gem"], "slow(X) :- X = 1..20000000.", time_limit=0.05)
+
+
+def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path):
+    source = tmp_path / "twice.csv"
+    source.write_text("id,attendance.expected_max,schedule.start,schedule.end,attendance.expected_max\n"
+                      "d1,5,2027-07-16T10:00,2027-07-16T12:00,6\n", encoding="utf-8")
+    with pytest.raises(BatchInputError, match="names attendance.expected_max more than once"):
+        batch.run(batch.BatchOptions(str(source), str(tmp_path / "out.jsonl"), ORDINANCES, workers=0))
