@@ -5,8 +5,9 @@ from reasoner.conclusions import evaluate
 from reasoner.event import parse_events
 from reasoner.vocabulary import encoded_ordinances
 
+# (An id with a newline or other control character is refused outright: tests/test_event_file.py.)
 HOSTILE_IDS = ['x"). license_required(y', 'a). #include "/etc/passwd".', "b :- c.", "#script (python) import os #end.",
-               "line\nbreak % comment", '"quoted"']
+               "no break % comment", '"quoted"']
 
 
 def record(event_id: str) -> dict:
