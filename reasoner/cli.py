@@ -585,6 +585,9 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume)
     if workers is not None:
         options.workers = workers
+    if resume and not Path(output + ".part.state.json").is_file():
+        render.errors.print(f"{output}: no interrupted run to resume; starting from the first record",
+                            markup=False, soft_wrap=True)
     show = render.errors.is_terminal if show_progress is None else show_progress
     if show:
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn

@@ -409,3 +409,12 @@ def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path):
                       "d1,5,2027-07-16T10:00,2027-07-16T12:00,6\n", encoding="utf-8")
     with pytest.raises(BatchInputError, match="names attendance.expected_max more than once"):
         batch.run(batch.BatchOptions(str(source), str(tmp_path / "out.jsonl"), ORDINANCES, workers=0))
+
+
+def test_resume_without_an_interrupted_run_says_it_starts_afresh(tmp_path):
+    source = tmp_path / "apps.jsonl"
+    source.write_text(json.dumps(scenario_events(40)[0]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "--workers", "0", "--resume", "-o", "gem"])
+    assert result.exit_code == 0 and "no interrupted run to resume" in result.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1
