@@ -396,6 +396,14 @@ class _Sink:
             handle.close()
         self.handles.clear()
 
+    def discard(self) -> None:
+        """Remove what a run that wrote nothing left: no checkpoint to resume from an input that cannot be read."""
+        paths = list(self.handles)
+        self.close()
+        for path in paths:
+            self._part(path).unlink(missing_ok=True)
+        self.state_path.unlink(missing_ok=True)
+
 
 # ---- the run ------------------------------------------------------------------------------------
 
@@ -439,7 +447,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     errors_format = output_format(errors) if errors else None
     if options.chunk_size < 1:
         raise BatchInputError("--chunk-size must be at least 1")
-    _refuse_overwriting_input(options.input, [p for p in (options.output, errors) if p])
+    written = [p for p in (options.output, errors) if p]
+    _refuse_overwriting_input(options.input, [*written, *(p + ".part" for p in written), options.output + ".part.state.json"])
     source = Source(options.input, fmt)
     fingerprint = {"input": "-" if options.input == "-" else os.path.abspath(options.input), "input_format": fmt,
                    "ordinances": list(options.ordinances), "output_format": out_format,
@@ -485,6 +494,10 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
             if progress is not None:
                 progress(summary, position, source.size)
         finished = True
+    except BatchInputError:
+        if summary.records == summary.resumed and not options.resume:
+            sink.discard()
+        raise
     finally:
         scheduler.close(cancel=not finished)
         if finished:

@@ -243,7 +243,10 @@ def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
 
 def _json_items(text: str) -> Iterator[tuple[int, Any]]:
     """Walk a JSON document with the standard decoder, noting the line where each event starts."""
+    from .loading import DuplicateKey, unique_object
+
     decoder = json.JSONDecoder()
+    strict = json.JSONDecoder(object_pairs_hook=unique_object)
     counted = [0, 1]  # lines are counted forward from the last index asked about
 
     def line_at(index: int) -> int:
@@ -259,9 +262,14 @@ def _json_items(text: str) -> Iterator[tuple[int, Any]]:
 
     def decode(index: int) -> tuple[Any, int]:
         try:
-            return decoder.raw_decode(text, index)
+            value, end = decoder.raw_decode(text, index)
         except json.JSONDecodeError as error:
             raise fail(error.msg, error.pos) from None
+        try:  # again, refusing a key written twice: the record fails, the rest of the document goes on
+            strict.raw_decode(text, index)
+        except DuplicateKey as error:
+            return _Broken(str(error)), end
+        return value, end
 
     def walk(start: int) -> tuple[list[tuple[int, Any]], int]:
         index, found = _skip(text, start + 1), []

@@ -211,9 +211,9 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     from .explain import explain as run, unknown_conclusion
 
     chosen = _ordinances(ordinances)
+    event = _one_event(event_file, event_id)
     if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
         raise InputError(problem)
-    event = _one_event(event_file, event_id)
     if event.has_unknowns:
         raise InputError(f"event {event.id!r} has unknown facts (a range or `unknown`); explain traces settled "
                          "facts: `reasoner evaluate` says what is certain or possible, `reasoner questions` "
@@ -308,10 +308,11 @@ def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: t
     if len(set(ordinance)) > 1:
         raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
     [chosen] = _ordinances(ordinance[:1])
+    event = _one_event(event_file, event_id)
     if problem := unknown_conclusion(conclusion, (chosen,)):
         raise InputError(problem)
     try:
-        report = run(_one_event(event_file, event_id), chosen, conclusion, keep, allow)
+        report = run(event, chosen, conclusion, keep, allow)
     except WhatIfError as error:
         raise InputError(str(error)) from None
     _emit(report, output_format, render.print_whatif)

@@ -54,6 +54,8 @@ def _conclusion(kind: str, name: str, clause: str, value: Any = None, unit: str 
 
 def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
     """(ordinance, event number, conclusion) for one shown atom; None for atoms that are not conclusions."""
+    if symbol.type != clingo.SymbolType.Function or not symbol.positive:  # -exempt(...) is no exemption
+        return None
     return _read_values(symbol.name, [_value(a) for a in symbol.arguments])
 
 
@@ -81,7 +83,7 @@ def _values_of_text(text: str) -> tuple[str, list[Any]] | None:
 
 def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
     """_read, from the atom's name and argument values."""
-    if name == "param":
+    if name == "param" or len(args) < 3 or not isinstance(args[1], int):
         return None
     ordinance, event = args[0], args[1]
     rest = args[2:]
@@ -222,6 +224,7 @@ class _Native:
         self.buffer = _ffi.new("char[]", 1024)
         self.arguments_at = _ffi.new("clingo_symbol_t**")
         self.name_at = _ffi.new("char**")
+        self.positive = _ffi.new("bool*")
 
     def text(self, handle: int) -> str:
         if not _lib.clingo_symbol_to_string_size(handle, self.size):
@@ -234,8 +237,11 @@ class _Native:
         return _ffi.unpack(self.buffer, size - 1).decode()
 
     def parts(self, handle: int) -> tuple[Any, list[int]] | None:
-        """The name (a pointer clingo interns: equal names, equal pointers) and argument handles of a function."""
-        if not _lib.clingo_symbol_arguments(handle, self.arguments_at, self.size):
+        """The name (a pointer clingo interns: equal names, equal pointers) and argument handles of a positive
+        function of arguments; None for anything else (a negated atom, a constant, a number), read as text."""
+        if not _lib.clingo_symbol_is_positive(handle, self.positive) or not self.positive[0]:
+            return None
+        if not _lib.clingo_symbol_arguments(handle, self.arguments_at, self.size) or not self.size[0]:
             return None
         arguments = _ffi.unpack(self.arguments_at[0], self.size[0])
         if not _lib.clingo_symbol_name(handle, self.name_at):

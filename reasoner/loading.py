@@ -187,12 +187,18 @@ def parse_events(data: Any, path: str) -> list["Event"]:
     return events
 
 
+_stdin: tuple[Any, bytes] | None = None   # (the stream, what it held)
+
+
 def _read(path: Path) -> bytes:
     try:
-        if str(path) == "-":  # standard input, read as YAML (JSON is YAML too)
+        if str(path) == "-":  # standard input: read once, however often a command asks for it
             import sys
 
-            raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            global _stdin
+            if _stdin is None or _stdin[0] is not sys.stdin:
+                _stdin = (sys.stdin, sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
+            raw = _stdin[1]
         else:
             with path.open("rb") as handle:
                 raw = handle.read(MAX_FILE_BYTES + 1)
@@ -263,7 +269,7 @@ def _scan_yaml(text: str, where: str) -> None:
 def _parse(text: str, path: Path) -> Any:
     where = str(path)
     try:
-        if path.suffix.lower() == ".json":
+        if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
         _scan_yaml(text, where)
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader

@@ -418,3 +418,27 @@ def test_resume_without_an_interrupted_run_says_it_starts_afresh(tmp_path):
     result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "--workers", "0", "--resume", "-o", "gem"])
     assert result.exit_code == 0 and "no interrupted run to resume" in result.output
     assert len(out.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_a_key_written_twice_in_a_json_document_fails_its_record_only(tmp_path):
+    source = tmp_path / "events.json"
+    twice = ('{"id": "a", "attendance": {"expected_max": 5}, "attendance": {"expected_max": 50000}, '
+             '"schedule": {"start": "2027-07-16T10:00", "end": "2027-07-17T23:00"}}')
+    source.write_text(f"[{twice},\n{json.dumps(scenario_events(40)[0])}]", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    summary = batch.run(batch.BatchOptions(str(source), str(out), ("gem",), workers=0))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert summary.failed == 1 and "written twice" in rows[0]["error"] and rows[1]["ordinance"] == "gem"
+
+
+def test_neither_a_part_file_as_input_nor_a_bad_header_leaves_a_checkpoint_behind(tmp_path):
+    part = tmp_path / "x.jsonl.part"
+    part.write_text(json.dumps(scenario_events(40)[0]) + "\n", encoding="utf-8")
+    with pytest.raises(BatchInputError, match="is the input"):
+        batch.run(batch.BatchOptions(str(part), str(tmp_path / "x.jsonl"), ORDINANCES, input_format="jsonl", workers=0))
+    assert part.read_text(encoding="utf-8").strip()
+    source = tmp_path / "twice.csv"
+    source.write_text("id,id\na,b\n", encoding="utf-8")
+    with pytest.raises(BatchInputError, match="more than once"):
+        batch.run(batch.BatchOptions(str(source), str(tmp_path / "out.jsonl"), ORDINANCES, workers=0))
+    assert not list(tmp_path.glob("out.jsonl*"))

@@ -170,3 +170,15 @@ def test_an_event_file_can_come_on_standard_input():
 def test_an_empty_list_is_an_error_not_everything(args):
     result = run(*args)
     assert result.exit_code == 2 and "names no" in result.output
+
+
+def test_standard_input_is_read_once_and_json_on_it_is_read_as_json():
+    """compare reads its file twice over (--event); JSON escapes such as \\ud83d\\ude00 are JSON, not YAML."""
+    text = json.dumps({"id": "smile😀", "attendance": {"expected_max": 3000},
+                       "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-17T23:00"}})
+    assert "\\ud83d" in text
+    result = CliRunner().invoke(main, ["evaluate", "-", "-o", "gem", "--format", "json"], input=text)
+    assert result.exit_code == 0 and json.loads(result.output)[0]["event"] == "smile😀"
+    fair = (ROOT / "facts" / "events" / "compare-county-fair.yaml").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", "-", "--event", "compare-county-fair-2027", "--format", "json"], input=fair)
+    assert result.exit_code == 0, result.output

@@ -116,3 +116,18 @@ def test_record_sort_keys_as_text_sort_as_the_tuples_do(keys):
     """Conclusions are sorted by one string per key; it must order them as the (rank, name, value,
     clauses, rest) tuples do, prefixes included ("a" before "ab", ["a"] before ["a", "b"])."""
     assert sorted(keys, key=_key_text) == sorted(keys)
+
+
+def test_atoms_without_arguments_and_negated_atoms_are_read_as_the_plain_reading_reads_them():
+    """`#show flag/0.` must not break reading, and `-exempt(...)` is no exemption, whatever the caches saw before."""
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], 'flag. exempt(gem,1,a,"4"). -exempt(gem,2,a,"4"). #show flag/0. #show exempt/4. #show -exempt/4.')
+    control.ground([("base", [])])
+    with control.solve(yield_=True) as handle:
+        symbols = next(iter(handle)).symbols(shown=True)
+    events = [parse_events({"id": f"e{n}", "attendance": {"expected_max": 1},
+                            "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-16T11:00"}}, "t")[0] for n in (1, 2)]
+    reader = Reader(("gem",))
+    for _ in range(2):  # the second time from the caches
+        assert reader_records(reader, symbols, events) == plain_records(symbols, events, ("gem",))
+    assert [r["status"] for r in reader_records(reader, symbols, events)] == ["exempt", "not_regulated"]
