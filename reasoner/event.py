@@ -153,6 +153,11 @@ class Application(Strict):
     _filed_within = field_validator("filed")(lambda value: value if value is None else within_dates(value))
 
 
+# Characters that reorder or break the text around them when printed (bidi overrides and isolates, line and
+# paragraph separators): refused with the control characters.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
+
+
 class Event(Strict):
     id: str = Field(min_length=1, max_length=200, description="Identifier of the event (any text without control characters).")
     name: str | None = Field(None, max_length=500)
@@ -163,8 +168,10 @@ class Event(Strict):
         # Printed to terminals and files: an escape sequence could recolour or retitle a terminal. An id is one
         # line; a name may run over several.
         allowed = "" if info.field_name == "id" else "\n\t"
-        if value is not None and any((ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed for c in value):
-            raise ValueError("holds a control character (an escape, a null" + (", a newline or tab" if not allowed else "") + ")")
+        if value is not None and any((ord(c) < 32 or 127 <= ord(c) < 160 or c in _REORDERING) and c not in allowed
+                                     for c in value):
+            raise ValueError("holds a control character (an escape, a null, a bidi override"
+                             + (", a newline or tab" if not allowed else "") + ")")
         return value
     kinds: list[_choice("event_kinds")] = Field(default_factory=list, description="What the event is.")
     attendance: Attendance

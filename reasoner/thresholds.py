@@ -100,7 +100,7 @@ def _places(text: str, value: int, names: Sequence[str], ordinance: str) -> dict
     encoding states the params (which follows the text), then nearness. So fire_legal_liability_usd takes "fire
     legal liability policy in the amount of $2,000,000" and liability_insurance_usd the general liability
     policy's; nurse_threshold "5,000 or more" and persons_per_nurse "for each 5,000 persons"."""
-    matches = _matches(text, value)
+    matches = _matches(text, value)[:8]  # placings grow factorially; no clause writes one number more often
     ordered = sorted(names, key=lambda name: _position(ordinance, name))
     if len(matches) < len(ordered):
         return dict.fromkeys(names, frozenset())

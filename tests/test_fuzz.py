@@ -212,7 +212,7 @@ def test_evaluate_answers_every_event_under_every_ordinance(records):
 # ---------------------------------------------------------------- no string can change the program
 
 def _control(c: str) -> bool:
-    return ord(c) < 32 or 127 <= ord(c) < 160
+    return ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
 
 
 # Ids and names with control characters are refused (test_event_file); every other text is an id.
