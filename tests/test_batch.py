@@ -442,3 +442,18 @@ def test_neither_a_part_file_as_input_nor_a_bad_header_leaves_a_checkpoint_behin
     with pytest.raises(BatchInputError, match="more than once"):
         batch.run(batch.BatchOptions(str(source), str(tmp_path / "out.jsonl"), ORDINANCES, workers=0))
     assert not list(tmp_path.glob("out.jsonl*"))
+
+
+def test_a_watched_batch_reports_early_and_writes_the_same_rows(tmp_path):
+    """With a progress bar the first chunks are small (125, then doubling), so progress moves at once."""
+    events = scenario_events(2)
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps({**events[n % len(events)], "id": f"e{n}"}) + "\n" for n in range(400)),
+                      encoding="utf-8")
+    seen: list[int] = []
+    watched, plain = tmp_path / "watched.jsonl", tmp_path / "plain.jsonl"
+    batch.run(batch.BatchOptions(str(source), str(watched), ("gem",), workers=0),
+              progress=lambda summary, position, size: seen.append(summary.records))
+    batch.run(batch.BatchOptions(str(source), str(plain), ("gem",), workers=0))
+    assert watched.read_bytes() == plain.read_bytes()
+    assert seen == [125, 375, 400]
