@@ -205,21 +205,14 @@ class _Broken:
 def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
     import yaml
 
-    def malformed(error: yaml.YAMLError) -> tuple[str, int]:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
-        kind = "YAML" if "written twice" in problem else "malformed YAML"
-        return f"{kind}{where}: {problem}", mark.line + 1 if mark else 1
-
-    from .loading import _Loader  # refuses a key written twice
+    from .loading import _Loader, unreadable_value, yaml_problem  # the loader refuses a key written twice
 
     loader = _Loader(text)
     try:
         try:
             node = loader.get_single_node()
         except yaml.YAMLError as error:
-            raise _Malformed(*malformed(error)) from None
+            raise _Malformed(*yaml_problem(error)) from None
         if node is None:
             return
         items = [node]
@@ -232,9 +225,7 @@ def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
             try:
                 yield item.start_mark.line + 1, loader.construct_document(item)
             except (yaml.YAMLError, ValueError, OverflowError) as error:
-                from .loading import unreadable_value
-
-                message = malformed(error)[0] if isinstance(error, yaml.YAMLError) else (
+                message = yaml_problem(error)[0] if isinstance(error, yaml.YAMLError) else (
                     unreadable_value(error) if isinstance(error, ValueError) else f"a value cannot be read: {error}")
                 yield item.start_mark.line + 1, _Broken(message)
     finally:

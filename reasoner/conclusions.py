@@ -258,6 +258,8 @@ def _handles(symbols: Sequence[clingo.Symbol]) -> list[Any]:
 
 def _symbol(handle: Any) -> clingo.Symbol:
     return clingo.Symbol(handle) if _RAW else handle
+
+
 _SHIFT = 24
 _MASK = (1 << _SHIFT) - 1
 
@@ -427,6 +429,8 @@ def _key_text(key: tuple) -> str:
     each part ends with a character lower than any it holds, so a part that is a prefix sorts first."""
     rank, name, value, clauses, unique = key
     return f"{rank:02d}\x00{name}\x00{value}\x00{chr(1).join(clauses)}\x00{unique}"
+
+
 _local = threading.local()
 
 

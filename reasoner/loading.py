@@ -27,6 +27,21 @@ MAX_SHOWN = 60             # characters of a given value quoted back in a messag
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class RepeatedYamlKey(yaml.constructor.ConstructorError):
+    """A YAML mapping names a key twice: well-formed YAML, but refused."""
+
+
+def yaml_problem(error: yaml.YAMLError) -> tuple[str, int]:
+    """A YAML error as a message for the person who wrote the file, and the line it is on (1 if unknown)."""
+    mark = getattr(error, "problem_mark", None)
+    at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+    reason = getattr(error, "problem", None) or str(error)
+    if "nesting depth" in reason:
+        reason = f"nested too deeply ({reason})"
+    kind = "YAML" if isinstance(error, RepeatedYamlKey) else "malformed YAML"
+    return f"{kind}{at}: {reason}", mark.line + 1 if mark else 1
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
     """The safe loader, refusing a key written twice in one mapping: YAML lets the last one win silently, and a
     repeated `attendance:` would change a legal answer without a word."""
@@ -40,8 +55,8 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
                 key = self.construct_object(key_node, deep=deep)
                 if isinstance(key, (str, int, float, bool)) or key is None:
                     if key in seen:
-                        raise yaml.constructor.ConstructorError("while reading a mapping", node.start_mark,
-                                                                f"the key {key!r} is written twice", key_node.start_mark)
+                        raise RepeatedYamlKey("while reading a mapping", node.start_mark,
+                                              f"the key {key!r} is written twice", key_node.start_mark)
                     seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
@@ -276,13 +291,7 @@ def _parse(text: str, path: Path) -> Any:
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        reason = getattr(error, "problem", None) or str(error)
-        if "nesting depth" in reason:
-            reason = f"nested too deeply ({reason})"
-        kind = "YAML" if "written twice" in reason else "malformed YAML"
-        raise EventFileError(where, [("", f"{kind}{at}: {reason}")]) from None
+        raise EventFileError(where, [("", yaml_problem(error)[0])]) from None
     except RecursionError:
         raise EventFileError(where, [("", f"nested too deeply (at most {MAX_DEPTH} levels)")]) from None
     except DuplicateKey as error:
