@@ -32,7 +32,7 @@ import clingo
 import yaml
 from clingo import ast
 
-from .vocabulary import encoded_ordinances, names, package_path, vocabulary
+from .vocabulary import encoded_ordinances, encoding_path, names, package_path, vocabulary
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
@@ -168,7 +168,7 @@ class Encoding:
 
     @property
     def path(self) -> str:
-        return f"reasoner/encodings/{self.name}.lp"
+        return f"encodings/{self.name}.lp"
 
     def at(self, line: int) -> str:
         return f"{self.path}:{line}"
@@ -192,7 +192,7 @@ class Encoding:
 
 def read_encoding(name: str, root: Path | None = None) -> Encoding:
     """An encoding from the package (or from `root`/encodings, for testing the check itself)."""
-    file = (root / "encodings" / f"{name}.lp") if root else package_path("encodings", f"{name}.lp")
+    file = (root / "encodings" / f"{name}.lp") if root else encoding_path(name)
     text = file.read_text(encoding="utf-8")
     statements, shown = _parse(text)
     return Encoding(name, file, text, statements, shown)
@@ -271,7 +271,7 @@ class _Checker:
         try:
             self.enc = read_encoding(self.ordinance, self.root)
         except (OSError, EncodingSyntaxError) as error:
-            self.problem(f"reasoner/encodings/{self.ordinance}.lp", f"cannot be parsed: {error}")
+            self.problem(f"encodings/{self.ordinance}.lp", f"cannot be parsed: {error}")
             return self.report
         if registry_data is None:
             return self.report
@@ -588,7 +588,7 @@ class _Checker:
         if not match:
             return (self.enc.path if self.enc else self.ordinance), message
         name = match.group(1).rsplit("/", 1)[-1]
-        return f"reasoner/encodings/{name}:{match.group(2)}", match.group(3)
+        return f"encodings/{name}:{match.group(2)}", match.group(3)
 
 
 def check(ordinances: Sequence[str] | None = None, root: Path | None = None) -> list[Report]:

@@ -10,7 +10,7 @@ import clingo
 
 from .atoms import facts_program
 from .event import Event
-from .vocabulary import encoded_ordinances, package_path
+from .vocabulary import encoded_ordinances, encoding_path
 
 # Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
 CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]
@@ -42,7 +42,7 @@ def check_ordinances(ordinances: Iterable[str] | None) -> tuple[str, ...]:
 
 @cache
 def encoding_text(name: str) -> str:
-    return package_path("encodings", f"{name}.lp").read_text(encoding="utf-8")
+    return encoding_path(name).read_text(encoding="utf-8")
 
 
 def program_text(ordinances: Sequence[str]) -> str:

@@ -14,8 +14,23 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def package_path(*parts: str) -> Path:
-    """A file shipped inside the installed package (encodings, clause registries)."""
+    """A file shipped inside the installed package (clause registries, the vocabulary)."""
     return Path(str(resources.files("reasoner").joinpath(*parts)))
+
+
+@cache
+def encodings_folder() -> Path:
+    """The encodings: `reasoner/encodings` in an installed package (setuptools maps the repository's
+    top-level `encodings/` there), the top-level folder itself in a checkout or an editable install."""
+    installed = Path(str(resources.files("reasoner").joinpath("encodings")))
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "encodings"
+
+
+def encoding_path(name: str) -> Path:
+    """An ordinance's encoding, `encodings/NAME.lp`."""
+    return encodings_folder() / f"{name}.lp"
 
 
 @cache
@@ -32,5 +47,5 @@ def encoded_ordinances() -> tuple[str, ...]:
     """Ordinances whose encoding and registry ship with the package, in the canonical order."""
     return tuple(
         name for name in ORDINANCES
-        if package_path("encodings", f"{name}.lp").is_file() and package_path("clauses", f"{name}.yaml").is_file()
+        if encoding_path(name).is_file() and package_path("clauses", f"{name}.yaml").is_file()
     )
