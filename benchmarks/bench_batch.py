@@ -38,7 +38,7 @@ from pathlib import Path
 
 from reasoner import batch
 from reasoner.conclusions import evaluate
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 from reasoner.vocabulary import encoded_ordinances, vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,7 +126,7 @@ def _ground_and_solve(facts_file: str) -> int:
     """One chunk's facts grounded and solved with every encoding; the shown atoms counted, not read."""
     import clingo
 
-    from reasoner.solver import CLINGO_OPTIONS, program_text
+    from reasoner.program import CLINGO_OPTIONS, program_text
 
     control = clingo.Control(CLINGO_OPTIONS)
     control.add("base", [], program_text(encoded_ordinances()))
@@ -277,7 +277,7 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             cold.append(time.perf_counter() - start)
-        from reasoner.event import load_events
+        from reasoner.loading import load_events
         from reasoner.explain import explain
 
         [event] = load_events(EXAMPLE)

@@ -13,7 +13,7 @@ from pathlib import Path
 from timing import median_ms
 
 from reasoner.conclusions import evaluate
-from reasoner.event import load_events, parse_events
+from reasoner.loading import load_events, parse_events
 from reasoner.explain import explain
 from reasoner.vocabulary import encoded_ordinances
 

@@ -10,7 +10,7 @@ import argparse
 
 from timing import median_ms
 
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 from reasoner.unknowns import Completions, evaluate_uncertain, questions
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.whatif import whatif

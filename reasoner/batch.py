@@ -88,7 +88,7 @@ def _data(record: Record, chunk: Chunk) -> tuple[Any, list[tuple[str, str]]]:
 
 def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, str]]]:
     """(event, id as given, problems): the record validated as `evaluate` validates a one-event file."""
-    from .event import EventFileError, parse_events
+    from .loading import EventFileError, parse_events
 
     data, problems = _data(record, chunk)
     given_id = data.get("id") if isinstance(data, dict) else None
@@ -108,7 +108,7 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
 def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
     """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception."""
     from .conclusions import reader
-    from .solver import solve
+    from .program import solve
 
     try:
         symbols = solve(events, ordinances, timings=timings)

@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .vocabulary import ORDINANCES, vocabulary
+from .vocabulary import encoded_ordinances, vocabulary
 
 STATUS_COLOURS = {"permit_required": "#c0392b", "exempt": "#27ae60", "not_regulated": "#bdc3c7"}
 STATUS_WORDS = {"permit_required": "permit required", "exempt": "exempt", "not_regulated": "not regulated"}
@@ -31,7 +31,7 @@ def _figure_class() -> Any:
 
 def colour(ordinance: str) -> str:
     """One colour per ordinance, the same in every chart."""
-    order = list(ORDINANCES)
+    order = list(encoded_ordinances())
     return PALETTE[order.index(ordinance) % len(PALETTE)] if ordinance in order else PALETTE[-1]
 
 

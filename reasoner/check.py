@@ -32,27 +32,17 @@ import clingo
 import yaml
 from clingo import ast
 
+from .schema import INPUT, enumerated_arguments
 from .vocabulary import encoded_ordinances, encoding_path, names, package_path, vocabulary
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
                     100: "percent", 1440: "minutes per day"}
 
-# The enumerated argument of each input predicate, and the vocabulary section it draws from.
-ENUMERATED_INPUTS = {
-    ("event_kind", 2, 1): "event_kinds", ("site_kind", 2, 1): "site_kinds", ("site", 2, 1): "site_flags",
-    ("organizer_kind", 2, 1): "organizer_kinds", ("sponsor", 2, 1): "sponsor_kinds",
-    ("site_interest", 2, 1): "site_interests", ("feature", 2, 1): "event_flags",
-    ("special_service", 2, 1): "special_services", ("finding", 2, 1): "findings", ("imposed", 2, 1): "obligations",
-    ("provided", 3, 1): "obligations", ("application_content", 2, 1): "application_items",
-    ("approval", 2, 1): "approvals",
-}
-# Output arguments that must be vocabulary names too: obligations join across ordinances by name.
-ENUMERATED_OUTPUTS = {
-    ("obligation", 5, 2): "obligations", ("quantity", 6, 2): "obligations", ("alternative", 6, 2): "obligations",
-    ("alternative", 6, 3): "obligations", ("shortfall", 6, 2): "obligations",
-    ("application_requirement", 4, 2): "application_items", ("application_missing", 4, 2): "application_items",
-}
+# The enumerated argument of each input predicate, and the vocabulary section it draws from; and the output
+# arguments that must be vocabulary names too (obligations join across ordinances by name).
+ENUMERATED_INPUTS = {key: section for key, section in enumerated_arguments().items() if key[0] in INPUT}
+ENUMERATED_OUTPUTS = {key: section for key, section in enumerated_arguments().items() if key[0] not in INPUT}
 EXTRA_NAMES = {"event_flags": {"insurance_names_government"}}  # written by atoms.py from the insurance section
 
 
@@ -190,6 +180,18 @@ class Encoding:
         return above[2:].strip() if above.startswith("%@") else None
 
 
+# What a %@ sentence may write besides a law's numbers: quotations of the text, placeholders, clause ids
+# (6.01(2)(a), 177-8, 6-17A, 5.health-2, item 6.02(a)15) and section numbers.
+_NOT_A_STATED_NUMBER = re.compile(r'"[^"]*"|\{[^}]*\}|\b\d+(?:[.-]\d+)*[A-Z]?(?:\([a-z0-9]+\))+\d*|\b\d+-\d+[A-Z]?'
+                                  r'|\b\d+\.[a-z][\w-]*|\b(?:[Ss]ection|[Cc]hapter|item|§) \d+')
+
+
+def stated_in_sentence(label: str) -> set[int]:
+    """The numbers a %@ sentence writes as its own words (not quoted, not a placeholder, not a clause id)."""
+    text = re.sub(r"\b\d+\.\d+\b", " ", _NOT_A_STATED_NUMBER.sub(" ", label))  # decimals are no counts
+    return {int(n.replace(",", "")) for n in re.findall(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+\b", text)}
+
+
 def read_encoding(name: str, root: Path | None = None) -> Encoding:
     """An encoding from the package (or from `root`/encodings, for testing the check itself)."""
     file = (root / "encodings" / f"{name}.lp") if root else encoding_path(name)
@@ -262,6 +264,17 @@ class _Checker:
         self.report = Report(ordinance)
         self.shown = set(vocabulary_encoding.shown)
         self.enc: Encoding | None = None
+
+    @property
+    def stated(self) -> dict[int, str]:
+        """{number: param name} of this ordinance's param facts, as its encoding writes them."""
+        found: dict[int, str] = {}
+        for statement in self.enc.statements if self.enc else ():
+            if statement.head == ("param", 4) and not statement.body:
+                value, name = _constant(statement.head_args[2]), _constant(statement.head_args[1])
+                if value is not None and value.type == clingo.SymbolType.Number and value.number > 1:
+                    found.setdefault(value.number, str(name))
+        return found
 
     def problem(self, where: str, what: str) -> None:
         self.report.problems.append(Problem(self.ordinance, where, what))
@@ -518,9 +531,13 @@ class _Checker:
             elif clause not in clauses:
                 self.problem(where, f"stands under `% § {clause}`, which is not registered")
             variables = statement.variables
-            for placeholder in re.findall(r"\{([A-Z][A-Za-z0-9_]*)(?::\w+)?\}", self.enc.label_of(statement.line) or ""):
+            label = self.enc.label_of(statement.line) or ""
+            for placeholder in re.findall(r"\{([A-Z][A-Za-z0-9_]*)(?::\w+)?\}", label):
                 if placeholder not in variables:
                     self.problem(where, f"the %@ sentence names {{{placeholder}}}, which is not a variable of the rule")
+            for number in stated_in_sentence(label) & set(self.stated):
+                self.problem(where, f"the %@ sentence writes {number:,}, which param {self.stated[number]} states: "
+                                    "name it with a variable of the rule")
         self.report.counts["rules"] = rules
         self.report.counts["facts"] = len(self.enc.statements) - rules
 
@@ -533,32 +550,30 @@ class _Checker:
         return used - heads - self.inputs
 
     def _ground(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
-        from .atoms import facts_program
+        from .program import Program
 
         messages: list[str] = []
 
         def log(code: clingo.MessageCode, message: str) -> None:
             messages.append(message.strip())
 
-        control = clingo.Control(["--warn=all"], logger=log, message_limit=1000)
-        files = [self.vocabulary.file, self.enc.file]
         # An ordinance need not conclude every kind of output (Vermont states no permit count).
         supplied = self.ordinance_supplied() | self.shown
         defined = "".join(f"#defined {name}/{arity}." for name, arity in sorted(supplied))
+        program = None
         try:
-            for path in files:
-                control.load(str(path))
-            control.add("base", [], defined)
-            control.add("base", [], facts_program(list(self.events)))
-            control.ground([("base", [])])
+            program = Program([self.ordinance], options=["--warn=all"], files=[self.vocabulary.file, self.enc.file],
+                              logger=log)
+            program.add(defined).add_events(list(self.events)).ground()
         except RuntimeError as error:
             messages.append(f"grounding failed: {error}")
         for message in messages:
             where, text = self._where(message)
             self.problem(where, "clingo: " + " ".join(text.split()))
-        if any(m.startswith("grounding failed") for m in messages):
+        if program is None or any(m.startswith("grounding failed") for m in messages):
             return
-        if not control.solve().satisfiable:
+        control = program.control
+        if program.first_model() is None:
             self.problem(self.enc.path if self.enc else self.ordinance, "the program has no answer set for the sample facts")
         own = clingo.Function(self.ordinance)
         cited = self.cited()  # a quoted clause id that is not registered is reported where it is written

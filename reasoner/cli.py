@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from .event import Event, EventFileError, load_events
+from .event import Event
+from .loading import EventFileError, load_events
 
 
 class _Render:
@@ -69,7 +70,7 @@ def _load(path: str) -> list[Event]:
 
 
 def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
-    from .solver import UnknownOrdinance, check_ordinances
+    from .program import UnknownOrdinance, check_ordinances
 
     try:
         return check_ordinances(names)
@@ -106,43 +107,15 @@ class TimeLimitExpired(click.ClickException):
 
 
 def _within(seconds: float | None, work: Any) -> Any:
-    """Run `work`, giving up after `seconds`: every solver call of the evaluation shares one limit.
-    Grounding cannot be interrupted, so the work runs in a forked process that is killed on expiry."""
-    if seconds is None:
-        return work()
-    import multiprocessing
+    """Run `work`, giving up after `seconds`: every solver call of the evaluation shares one limit
+    (the program layer's own, reasoner.program.time_limit)."""
+    from .program import SolveTimeout, time_limit
 
-    from .solver import SolveTimeout
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        raise click.UsageError("--time-limit needs a platform that can fork processes")
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-
-    def child() -> None:
-        try:
-            send.send((True, work()))
-        except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
-            send.send((False, error))
-
-    process = context.Process(target=child, name="reasoner-evaluate", daemon=True)
-    process.start()
-    send.close()
     try:
-        if not receive.poll(seconds):
-            raise TimeLimitExpired(str(SolveTimeout(seconds, "evaluating")) + "; no conclusion is given")
-        try:
-            done, value = receive.recv()
-        except EOFError:
-            raise RuntimeError(f"the evaluation ended without an answer (exit code {process.exitcode})") from None
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receive.close()
-    if not done:
-        raise value
-    return value
+        with time_limit(seconds):
+            return work()
+    except SolveTimeout as error:
+        raise TimeLimitExpired(f"{error}; no conclusion is given") from None
 
 
 def _emit(data: Any, output_format: str, print_text: Any, module: Any = None) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from .conclusions import KIND_ORDER, evaluate
 from .event import Event
 from .registry import registry
-from .solver import check_ordinances, solve
+from .program import check_ordinances, law, solve
 from .vocabulary import vocabulary
 
 # Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
@@ -53,11 +53,9 @@ NONE_TEXT = {"obligation": "no such requirement", "deadline": "no such requireme
 STATE_TEXT = {"not_regulated": "not regulated", "exempt": "exempt"}
 
 
-@cache
 def upper_limits() -> frozenset[str]:
     """Obligations whose quantity is a maximum (a time limit), as the shared vocabulary declares them."""
-    symbols = solve([], [], extra_program="#show upper_limit/1.")
-    return frozenset(s.arguments[0].name for s in symbols if s.name == "upper_limit")
+    return law(()).upper_limits
 
 
 def parse_kinds(text: str | None) -> tuple[str, ...]:

@@ -21,12 +21,10 @@ import clingo
 
 from .event import Event
 from .registry import registry
-from .solver import solve
+from .program import solve
+from .schema import KIND_ORDER, OUTPUT
 from .vocabulary import vocabulary
 
-KIND_ORDER = ("regulated", "exemption", "permit_required", "permits", "obligation", "deadline", "late", "on_time",
-              "restriction", "application_requirement", "application_missing", "signers", "procedure",
-              "denial_ground", "revocation_ground", "penalty", "shortfall", "interpretation")
 
 
 def _value(symbol: clingo.Symbol) -> Any:
@@ -82,46 +80,45 @@ def _values_of_text(text: str) -> tuple[str, list[Any]] | None:
 
 
 def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
-    """_read, from the atom's name and argument values."""
-    if name == "param" or len(args) < 3 or not isinstance(args[1], int):
+    """_read, from the atom's name and argument values, by the roles the schema gives its arguments."""
+    output = OUTPUT.get(name)
+    if output is None or len(args) != output.arity or not isinstance(args[1], int):
         return None
     ordinance, event = args[0], args[1]
-    rest = args[2:]
-    if name == "regulated":
-        item = _conclusion("regulated", "regulated", rest[0], True)
-    elif name == "exempt":
-        item = _conclusion("exemption", rest[0], rest[1], True)
-    elif name == "permit_required":
-        item = _conclusion("permit_required", "permit_required", rest[0], True)
-    elif name == "permits":
-        item = _conclusion("permits", "permits", rest[1], rest[0], "count")
-    elif name == "obligation":
-        item = _conclusion("obligation", rest[0], rest[2], None, _unit(rest[0]), rest[1])
-    elif name == "quantity":
-        item = _conclusion("quantity", rest[0], rest[3], rest[1], _unit(rest[0], rest[2]))
-    elif name == "alternative":
-        item = _conclusion("alternative", rest[0], rest[3], rest[2], _unit(rest[1]), other=rest[1])
-    elif name == "deadline":
-        item = _conclusion("deadline", rest[0], rest[2], _date(rest[1]), "date")
-    elif name in ("late", "on_time"):
-        item = _conclusion(name, rest[0], rest[2], rest[1], "days")
-    elif name in ("restriction", "application_requirement", "application_missing", "signers", "procedure", "revocation_ground"):
-        item = _conclusion(name, rest[0], rest[1])
-    elif name == "denial_ground":
-        item = _conclusion("denial_ground", rest[0], rest[2], None, None, rest[1])
-    elif name == "penalty":
-        unit = None if rest[3] == "none" else rest[3]
-        item = _conclusion("penalty", rest[0], rest[4], rest[2] or None, unit, "may", min=rest[1] or None, max=rest[2] or None)
-    elif name == "shortfall":
-        item = _conclusion("shortfall", rest[0], rest[3], abs(rest[1] - rest[2]), _unit(rest[0]), required=rest[1], provided=rest[2])
-    elif name == "note":
-        interpretation = registry(ordinance).interpretations.get(rest[0])
-        item = _conclusion("interpretation", rest[0], rest[1], text=interpretation.text if interpretation else None)
+    got = dict(zip(output.roles, args[2:]))
+    got.update(output.fixed)
+    clause = got["clause"]
+    item_name = got.get("name", output.kind)
+    extra: dict[str, Any] = {}
+    if "date" in got:
+        value: Any = _date(got["date"])
+    elif "required" in got:
+        value = abs(got["required"] - got["provided"])
+        extra = {"required": got["required"], "provided": got["provided"]}
+    elif "max" in got:  # a penalty: 0 where the text sets no amount
+        value = got["max"] or None
+        extra = {"min": got["min"] or None, "max": got["max"] or None}
     else:
-        return None
+        value = got.get("value", None if output.named and output.kind != "exemption" else True)
+    if output.unit:
+        unit = output.unit
+    elif output.predicate == "penalty":
+        unit = None if got["unit"] == "none" else got["unit"]
+    else:
+        unit = _unit(got["other"] if "other" in got else item_name, got.get("unit"))
+    kind = output.predicate if output.folds_into else output.kind
+    if "other" in got:
+        extra = {"other": got["other"]}
+    elif output.kind == "interpretation":
+        interpretation = registry(ordinance).interpretations.get(item_name)
+        extra = {"text": interpretation.text if interpretation else None}
+    item = _conclusion(kind, item_name, clause, value, unit if output.kind in _UNITS else None,
+                       got.get("modality"), **extra)
     return ordinance, event, item
 
 
+# Kinds whose conclusions carry a unit.
+_UNITS = frozenset({"permits", "obligation", "deadline", "late", "on_time", "penalty", "shortfall"})
 _RANK = {kind: index for index, kind in enumerate(KIND_ORDER)}
 _FOLDED = ("quantity", "alternative")
 

@@ -118,27 +118,19 @@ class _Derivations:
     """One solve of an ordinance's encoding with support records for many events (see explain.py)."""
 
     def __init__(self, events: Sequence, ordinance: str):
-        from .atoms import facts_program
         from .explain import load_rules, why_records
-        from .solver import CLINGO_OPTIONS, encoding_text
+        from .program import Program
 
         rules = load_rules([ordinance])
         self.by_id = {rule.id: rule for rule in rules}
-        control = clingo.Control(CLINGO_OPTIONS)
-        for source in ("vocabulary", ordinance):
-            control.add("base", [], encoding_text(source))
-        control.add("base", [], why_records(rules))
-        control.add("base", [], facts_program(list(events)))
-        control.ground([("base", [])])
+        program = Program([ordinance]).add_statements(why_records(rules)).add_events(list(events)).ground()
         self.support: dict[clingo.Symbol, list[tuple[Any, list[clingo.Symbol]]]] = defaultdict(list)
         self.shown: list[clingo.Symbol] = []
-        with control.solve(yield_=True) as handle:
-            model = next(iter(handle))
-            for symbol in model.symbols(atoms=True):
-                if symbol.name == "_why":
-                    rule_id, head, _, body = symbol.arguments
-                    self.support[head].append((self.by_id[rule_id.number], list(body.arguments)))
-            self.shown = list(model.symbols(shown=True))
+        every, self.shown = program.first(lambda model: (model.symbols(atoms=True), model.symbols(shown=True)))
+        for symbol in every:
+            if symbol.name == "_why":
+                rule_id, head, _, body = symbol.arguments
+                self.support[head].append((self.by_id[rule_id.number], list(body.arguments)))
 
     def clauses_under(self, atom: clingo.Symbol) -> set[str]:
         """Every clause the derivation of `atom` rests on."""
@@ -179,7 +171,7 @@ def _asserted(case: Case, result: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
     from .conclusions import _read, results_from_symbols
-    from .event import EventFileError, parse_events
+    from .loading import EventFileError, parse_events
 
     implemented, not_implemented = implemented_clauses(ordinance)
     coverage = Coverage(ordinance, implemented, not_implemented=not_implemented)

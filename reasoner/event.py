@@ -239,7 +239,3 @@ def unknown_paths() -> set[str]:
     for prefix, section in UNKNOWN_SETS.items():
         paths |= {f"{prefix}.{name}" for name in names(section)}
     return paths
-
-
-# The loader is re-exported here so that `from reasoner.event import load_events` keeps working.
-from .loading import EventFileError, load_events, parse_events  # noqa: E402,F401

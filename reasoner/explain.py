@@ -25,18 +25,13 @@ from typing import Any
 import clingo
 from clingo import ast
 
-from .atoms import facts_program
 from .event import Event
+from .program import Program, encoding_text
 from .registry import registry
-from .solver import CLINGO_OPTIONS, encoding_text
+from .schema import INPUT, OUTPUT, OUTPUTS, named_outputs, whole_outputs
 
-INPUT_PREDICATES = {
-    "event", "attendance", "attendance_female", "attendance_male", "attendance_board_finding", "max_tickets",
-    "starts", "ends", "darkness", "no_darkness", "darkness_unknown", "event_kind", "site_kind", "locations",
-    "seating_capacity", "site_capacity", "site", "organizer_kind", "sponsor", "site_interest", "applicant_age",
-    "person_in_charge_age", "feature", "special_service", "finding", "imposed", "provided", "application_filed",
-    "filed", "application_content", "approval",
-}
+_NOWHERE = ast.Position("<records>", 1, 1)
+_LOCATION = ast.Location(_NOWHERE, _NOWHERE)
 
 
 @dataclass
@@ -138,39 +133,57 @@ def _rules_of(source: str) -> list[Rule]:
     return rules
 
 
-def _tuple(items: Sequence[str]) -> str:
-    return "(" + "".join(f"{item}," for item in items) + ")"
+def _tuple(items: Sequence[ast.AST]) -> ast.AST:
+    return ast.Function(_LOCATION, "", list(items), 0)
 
 
-def why_records(rules: Sequence[Rule]) -> str:
-    """One support record rule per rule: which body atoms made its head hold."""
+def _record(name: str, *arguments: ast.AST, sign: ast.Sign = ast.Sign.NoSign) -> ast.AST:
+    return ast.Literal(_LOCATION, sign, ast.SymbolicAtom(ast.Function(_LOCATION, name, list(arguments), 0)))
+
+
+def _number(value: int) -> ast.AST:
+    return ast.SymbolicTerm(_LOCATION, clingo.Number(value))
+
+
+def _vars(names: Sequence[str]) -> ast.AST:
+    return _tuple([ast.Variable(_LOCATION, name) for name in names])
+
+
+def why_records(rules: Sequence[Rule]) -> list[ast.AST]:
+    """One support record rule per rule, `_why(R,Head,(Vars),(PositiveAtoms)) :- Body.`: which body
+    atoms made its head hold."""
     out = []
     for rule in rules:
-        body = "; ".join(literal.text for literal in rule.body)
-        atoms = [literal.text for literal in rule.body if literal.positive_atom]
-        out.append(f"_why({rule.id},{rule.head},{_tuple(rule.variables)},{_tuple(atoms)}) :- {body}.")
-    return "\n".join(out)
+        atoms = [literal.node.atom.symbol for literal in rule.body if literal.positive_atom]
+        head = _record("_why", _number(rule.id), rule.head.atom.symbol, _vars(rule.variables), _tuple(atoms))
+        out.append(ast.Rule(_LOCATION, head, [literal.node for literal in rule.body]))
+    return out
 
 
-def why_not_records(rules: Sequence[Rule]) -> str:
-    """For each rule, how far its body gets: the first literal that fails, with the values bound so far."""
+def why_not_records(rules: Sequence[Rule]) -> list[ast.AST]:
+    """For each rule, how far its body gets: `_reach(R,K,(Vars))` when its first K literals hold, and
+    `_blocked(R,K+1,(Vars))` when the next one fails, with the values bound so far."""
     out = []
     for rule in rules:
         bound: list[str] = []
-        out.append(f"_reach({rule.id},0,()).")
+        rule_id = _number(rule.id)
+        out.append(ast.Rule(_LOCATION, _record("_reach", rule_id, _number(0), _tuple([])), []))
         for k, literal in enumerate(rule.body):
-            prefix = _tuple(bound)
-            out.append(f"_sat({rule.id},{k + 1},{prefix}) :- _reach({rule.id},{k},{prefix}); {literal.text}.")
-            out.append(f"_blocked({rule.id},{k + 1},{prefix}) :- _reach({rule.id},{k},{prefix}); not _sat({rule.id},{k + 1},{prefix}).")
+            prefix = _vars(bound)
+            reached = _record("_reach", rule_id, _number(k), prefix)
+            out.append(ast.Rule(_LOCATION, _record("_sat", rule_id, _number(k + 1), prefix), [reached, literal.node]))
+            failed = _record("_sat", rule_id, _number(k + 1), prefix, sign=ast.Sign.Negation)
+            out.append(ast.Rule(_LOCATION, _record("_blocked", rule_id, _number(k + 1), prefix), [reached, failed]))
             bound = bound + [v for v in literal.variables if v not in bound]
             if k + 1 < len(rule.body):
-                out.append(f"_reach({rule.id},{k + 1},{_tuple(bound)}) :- {'; '.join(l.text for l in rule.body[:k + 1])}.")
-    return "\n".join(out)
+                out.append(ast.Rule(_LOCATION, _record("_reach", rule_id, _number(k + 1), _vars(bound)),
+                                    [l.node for l in rule.body[:k + 1]]))
+    return out
 
 
-def record_program(rules: Sequence[Rule]) -> str:
+def record_program(rules: Sequence[Rule]) -> list[ast.AST]:
     """The support and why-not record rules for the given rules."""
-    return why_records(rules) + "\n" + why_not_records(rules)
+    return why_records(rules) + why_not_records(rules)
 
 
 def concludes(rule: Rule, name: str) -> bool:
@@ -213,15 +226,15 @@ def load_rules(ordinances: Sequence[str]) -> list[Rule]:
 
 
 @cache
-def _loaded(ordinances: tuple[str, ...]) -> tuple[tuple[Rule, ...], str]:
+def _loaded(ordinances: tuple[str, ...]) -> tuple[tuple[Rule, ...], tuple[ast.AST, ...]]:
     """The rules of the encodings and their support records: read once per process."""
     rules = _read_rules(ordinances)
-    return tuple(rules), why_records(rules)
+    return tuple(rules), tuple(why_records(rules))
 
 
 @cache
-def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> str:
-    return why_not_records(depends_on(_loaded(ordinances)[0], conclusion))
+def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> tuple[ast.AST, ...]:
+    return tuple(why_not_records(depends_on(_loaded(ordinances)[0], conclusion)))
 
 
 def _read_rules(ordinances: Sequence[str]) -> list[Rule]:
@@ -280,24 +293,17 @@ class Explainer:
         self.ordinances = tuple(ordinances)
         rules, records = _loaded(self.ordinances)
         if why_not:
-            records += "\n" + _why_not_for(self.ordinances, why_not)
+            records += _why_not_for(self.ordinances, why_not)
         self.rules = list(rules)
         self.by_id = {rule.id: rule for rule in self.rules}
         self.derived = {rule.head_predicate for rule in self.rules}
-        control = clingo.Control(CLINGO_OPTIONS)
-        for source in ("vocabulary", *self.ordinances):
-            control.add("base", [], encoding_text(source))
-        control.add("base", [], records)
-        control.add("base", [], facts_program([event]))
-        control.ground([("base", [])])
+        program = Program(self.ordinances).add_statements(records).add_events([event]).ground()
         self.atoms: set[clingo.Symbol] = set()
         self.trees: dict[clingo.Symbol, dict[str, Any]] = {}
         self.support: dict[clingo.Symbol, list[tuple[Rule, dict, list]]] = defaultdict(list)
         self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-        with control.solve(yield_=True) as handle:
-            model = next(iter(handle))
-            for symbol in model.symbols(atoms=True):
-                self._take(symbol)
+        for symbol in program.first_model(shown=False) or []:
+            self._take(symbol)
 
     def _take(self, symbol: clingo.Symbol) -> None:
         if symbol.name == "_why":
@@ -348,7 +354,7 @@ class Explainer:
                 ordinance = atom.arguments[0].name
                 node.update(self._clause_info(node["clause"], ordinance))
             else:
-                node["kind"] = "fact" if atom.name in INPUT_PREDICATES else "given"
+                node["kind"] = "fact" if atom.name in INPUT else "given"
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)
@@ -498,23 +504,26 @@ def _matches(atom: clingo.Symbol, wanted: clingo.Symbol) -> bool:
 
 
 # Output predicates whose third argument names the conclusion, for why-not questions by name.
-NAMED_PREDICATES = {"obligation": 5, "exempt": 4, "restriction": 4, "application_requirement": 4, "denial_ground": 5,
-                    "revocation_ground": 4, "deadline": 5, "penalty": 7, "procedure": 4, "note": 4, "shortfall": 6,
-                    "late": 5, "application_missing": 4}
-WHOLE_PREDICATES = {"permit_required": 3, "regulated": 3, "permits": 4}
+NAMED_PREDICATES = {o.predicate: o.arity for o in named_outputs()}
+WHOLE_PREDICATES = {o.predicate: o.arity for o in whole_outputs()}
 
 
 @cache
 def known_names(ordinance: str) -> frozenset[str]:
-    """Every name the ordinance's rules can give a conclusion: the constants of its encoding and of the shared
-    one (comments and clause strings left out), and the shared vocabulary's names, which rules take from the
-    event. A name outside it is a typo, not a conclusion that does not hold."""
+    """Every name the ordinance's rules can give a conclusion: the conclusion kinds and predicates, the
+    constants in the name position of its rules' conclusions and of the shared ones, and the shared
+    vocabulary's names, which rules take from the event. A name outside it is a typo, not a conclusion
+    that does not hold."""
     from .vocabulary import vocabulary
 
-    names: set[str] = set()
-    for source in ("vocabulary", ordinance):
-        code = re.sub(r'"(?:[^"\\]|\\.)*"|%[^\n]*', " ", encoding_text(source))
-        names.update(re.findall(r"\b[a-z_][A-Za-z0-9_]*\b", code))
+    names: set[str] = {o.predicate for o in OUTPUTS} | {o.kind for o in OUTPUTS}
+    for rule in _loaded((ordinance,))[0]:
+        output = OUTPUT.get(rule.head_predicate[0])
+        if output is None or not output.named or rule.head_predicate[1] != output.arity:
+            continue
+        argument = rule.head.atom.symbol.arguments[2]
+        if argument.ast_type == ast.ASTType.SymbolicTerm and argument.symbol.type == clingo.SymbolType.Function:
+            names.add(argument.symbol.name)
     for section in vocabulary().values():
         if isinstance(section, dict):
             names.update(section)

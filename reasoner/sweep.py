@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from .compare import ALL_KINDS, DEFAULT_KINDS, CompareError, item_text, require_settled
 from .conclusions import evaluate
 from .event import Event
-from .solver import check_ordinances, solve
+from .program import check_ordinances, solve
 from .thresholds import param_values
 
 MAX_GRID_INTERVALS = 50

@@ -12,7 +12,7 @@ from itertools import permutations
 from typing import Any
 
 from .registry import registry
-from .solver import check_ordinances, encoding_text, solve
+from .program import check_ordinances, encoding_text, law
 
 # Small numbers are often spelled out in the text ("one gallon", "four gates").
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -20,14 +20,8 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 SNIPPET = 70
 
 
-@cache
 def _params(ordinances: tuple[str, ...]) -> tuple[tuple[str, str, int, str], ...]:
-    found = []
-    for symbol in solve([], ordinances):
-        if symbol.name == "param" and len(symbol.arguments) == 4:
-            ordinance, name, value, clause = symbol.arguments
-            found.append((ordinance.name, name.name, value.number, clause.string))
-    return tuple(found)
+    return law(ordinances).params
 
 
 def param_values(ordinances: Sequence[str] | None = None) -> dict[tuple[str, str], int]:

@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import clingo
 
-from .atoms import derive_darkness, facts_program
 from .conclusions import _merge, _read, _status
-from .event import UNKNOWN_ENUMS, UNKNOWN_SETS, Event, Range
+from .event import UNKNOWN_ENUMS, Event, Range
+from .points import number_points
+from .program import Program
 from .registry import registry
-from .solver import CLINGO_OPTIONS, program_text
+from .schema import unknown_inputs
 from .vocabulary import names
 
 # Ranges up to this many values are enumerated whole. Wider ones are reasoned at their ends and at
@@ -29,12 +29,9 @@ from .vocabulary import names
 # quantity grows with the number, so the ends of each piece give exact ranges.
 EXACT_RANGE_LIMIT = 201
 
-SET_ATOMS = {"flags": "feature", "site.flags": "site", "special_services": "special_service", "findings": "finding",
-             "kinds": "event_kind", "application.contents": "application_content", "approvals": "approval"}
-ENUM_ATOMS = {"site.kind": "site_kind", "organizer.kind": "organizer_kind", "organizer.sponsor": "sponsor",
-              "organizer.site_interest": "site_interest"}
-NUMBER_ATOMS = {"attendance.expected_max": "attendance", "site.seating_capacity": "seating_capacity",
-                "organizer.applicant_age": "applicant_age", "organizer.person_in_charge_age": "person_in_charge_age"}
+SET_ATOMS = {path: item.predicate for path, item in unknown_inputs("set").items()}
+ENUM_ATOMS = {path: item.predicate for path, item in unknown_inputs("one").items()}
+NUMBER_ATOMS = {path: item.predicate for path, item in unknown_inputs("number").items()}
 
 
 @dataclass
@@ -46,10 +43,12 @@ class Unknown:
     flag_atom: clingo.Symbol | None = None           # for yes/no facts
     sampled: bool = False
 
-    def choice_rule(self) -> str:
+    def choice_facts(self) -> list[clingo.Symbol]:
+        """The fact as a choice (modes.lp, part `choices`): open, or exactly one of its alternatives."""
         if self.flag_atom is not None:
-            return f"{{ {self.flag_atom} }}."
-        return "1 { " + "; ".join(str(atom) for _, atom in self.values) + " } 1."
+            return [clingo.Function("_open", [self.flag_atom])]
+        group = clingo.String(self.path)
+        return [clingo.Function("_alternative", [group, atom]) for _, atom in self.values]
 
     def assume(self, value: Any) -> list[tuple[clingo.Symbol, bool]]:
         if self.flag_atom is not None:
@@ -57,38 +56,16 @@ class Unknown:
         return [(atom, True) for v, atom in self.values if v == value]
 
 
-@cache
-def parameter_values(ordinances: tuple[str, ...]) -> tuple[int, ...]:
-    """Every number the chosen ordinances state (param/4), read from the encodings themselves."""
-    control = clingo.Control(CLINGO_OPTIONS)
-    control.add("base", [], program_text(ordinances))
-    control.ground([("base", [])])
-    found = set()
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            for symbol in model.symbols(shown=True):
-                if symbol.name == "param" and symbol.arguments[2].type == clingo.SymbolType.Number:
-                    found.add(symbol.arguments[2].number)
-    return tuple(sorted(found))
-
-
 def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple[list[int], bool]:
     """The values a range is reasoned over, and whether that is a sample rather than every value."""
     if value.max - value.min + 1 <= EXACT_RANGE_LIMIT:
         return list(range(value.min, value.max + 1)), False
-    params = parameter_values(ordinances)
-    points = {value.min, value.max}
     people = event.attendance
     # Every stated amount a param may be added to, multiplied with or compared against (a site's capacity
     # plus a margin, a split of the peak, a provision against a rate).
-    known = [v for v in (event.site.seating_capacity, event.site.capacity, people.female, people.male, people.board_finding,
-                         people.max_tickets, *event.provisions.values()) if isinstance(v, int) and not isinstance(v, bool)]
-    for p in params:
-        points |= {p - 1, p, p + 1}
-        for k in known:
-            points |= {k + p, k + p + 1, k * p, k * p + 1, k + k // 2, k + k // 2 + 1}
-            if p:
-                points |= {k // p, k // p + 1, k * 2 // 5, k * 2 // 5 + 1}
+    known = (event.site.seating_capacity, event.site.capacity, people.female, people.male, people.board_finding,
+             people.max_tickets, *event.provisions.values())
+    points = {value.min, value.max} | number_points(ordinances, known)
     return sorted(v for v in points if value.min <= v <= value.max), True
 
 
@@ -128,20 +105,12 @@ class Completions:
         self.event = event
         self.ordinances = tuple(ordinances)
         self.unknowns = unknowns_of(event, 1, self.ordinances)
-        self.control = clingo.Control(CLINGO_OPTIONS + ["--models=0"])
-        self.control.add("base", [], program_text(self.ordinances))
-        self.control.add("base", [], facts_program([event]))
-        self.control.add("base", [], "\n".join(u.choice_rule() for u in self.unknowns))
-        self.control.ground([("base", [])])
+        self.program = (Program(self.ordinances, options=["--models=0"], parts=["choices"]).add_events([event])
+                        .add_atoms(fact for u in self.unknowns for fact in u.choice_facts()).ground())
 
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
         """Brave or cautious consequences (shown atoms); None when no completion satisfies the assumptions."""
-        self.control.configuration.solve.enum_mode = mode
-        last: set[clingo.Symbol] | None = None
-        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
-            for model in handle:
-                last = set(model.symbols(shown=True))
-        return last
+        return self.program.consequences(mode, assumptions)
 
     def both(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> tuple[set, set] | None:
         possible = self.consequences("brave", assumptions)

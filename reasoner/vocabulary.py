@@ -7,8 +7,6 @@ from pathlib import Path
 
 import yaml
 
-ORDINANCES = ("trempealeau", "village", "vermont", "gem", "fulton")
-
 # libyaml's safe loader where PyYAML was built with it (about 3x faster on the registries), else pure Python.
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -43,9 +41,24 @@ def names(section: str) -> tuple[str, ...]:
     return tuple(vocabulary()[section])
 
 
+@cache
 def encoded_ordinances() -> tuple[str, ...]:
-    """Ordinances whose encoding and registry ship with the package, in the canonical order."""
-    return tuple(
-        name for name in ORDINANCES
-        if encoding_path(name).is_file() and package_path("clauses", f"{name}.yaml").is_file()
-    )
+    """Ordinances whose encoding and clause registry both ship with the package, discovered from the files
+    present, in the order their registries give (`listed:`)."""
+    found = []
+    for path in encodings_folder().glob("*.lp"):
+        registry_file = package_path("clauses", f"{path.stem}.yaml")
+        if path.stem != "vocabulary" and registry_file.is_file():
+            found.append((_listed(registry_file), path.stem))
+    return tuple(name for _, name in sorted(found))
+
+
+def _listed(registry_file: Path) -> int:
+    """A registry's `listed:` position, read from its first lines (the whole registry is parsed on demand)."""
+    with registry_file.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("listed:"):
+                return int(line.split(":", 1)[1].split("#", 1)[0])
+            if line.startswith("clauses:"):
+                break
+    return 1 << 30

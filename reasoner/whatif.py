@@ -18,8 +18,9 @@ import clingo
 from .atoms import event_atoms
 from .conclusions import evaluate
 from .event import Event
-from .solver import CLINGO_OPTIONS, program_text
-from .unknowns import parameter_values
+from .points import clock_points, duration_points, number_points
+from .program import Program
+from .schema import INPUT
 from .vocabulary import names
 
 # Fact groups that may change, with the input predicates they own.
@@ -32,11 +33,9 @@ GROUPS = {
     "organizer": ("sponsor", "organizer_kind"),
     "kinds": ("event_kind",),
 }
+assert all(p in INPUT for group in GROUPS.values() for p in group)
 # Who organizes the event and what it is are kept unless the user allows them to change.
 KEPT_BY_DEFAULT = ("organizer", "kinds")
-WHOLE = {"permit_required", "regulated"}
-NAMED = {"obligation": 5, "exempt": 4, "restriction": 4, "denial_ground": 5, "application_requirement": 4,
-         "revocation_ground": 4, "penalty": 7, "late": 5}
 
 
 class WhatIfError(ValueError):
@@ -54,51 +53,39 @@ def _percent(delta: int, whole: int) -> int:
     return 0 if delta == 0 else max(1, -(-10_000 * delta // max(whole, 1)))
 
 
-CONCLUSION_NAME = re.compile(r"[a-z][a-z0-9_]*")
+def check_conclusion(ordinance: str, conclusion: str) -> None:
+    """Refuse a name no conclusion of the ordinance can carry (the same names `explain` takes)."""
+    from .explain import unknown_conclusion
 
-
-def goal_rules(ordinance: str, conclusion: str) -> str:
-    """The rules defining `_goal`; the conclusion's name becomes a constant, so it must be one."""
-    if not CONCLUSION_NAME.fullmatch(conclusion):
-        raise WhatIfError(f"--flip {conclusion!r}: a conclusion is named in lower case letters, digits and _ "
-                          "(e.g. permit_required, nurses, bond_usd)")
-    o = clingo.Function(ordinance)
-    if conclusion in WHOLE:
-        return f"_goal :- {conclusion}({o},1,_)."
-    rules = []
-    for predicate, arity in NAMED.items():
-        rest = ",".join(["_"] * (arity - 3))
-        rules.append(f"_goal :- {predicate}({o},1,{clingo.Function(conclusion)},{rest}).")
-    return "\n".join(rules)
+    problem = unknown_conclusion(conclusion, [ordinance])
+    if problem:
+        raise WhatIfError(f"--flip {conclusion!r}: {problem}")
 
 
 def holds(result: dict[str, Any], conclusion: str) -> bool:
     return any(c["name"] == conclusion or c["kind"] == conclusion for c in result["conclusions"])
 
 
-def _end_candidates(event: Event, hours: Iterable[int]) -> list[datetime]:
+def _end_candidates(event: Event, ordinance: str) -> list[datetime]:
+    """Ends where a duration the ordinance states is crossed, and the clock points of each day it touches."""
     start, end = event.schedule.start, event.schedule.end
-    points = {end}
-    for h in hours:
-        if 0 < h <= 72:
-            points |= {start + timedelta(minutes=h * 60 - 1), start + timedelta(minutes=h * 60)}
+    points = {end} | {start + timedelta(minutes=m) for m in duration_points((ordinance,))}
     day = start.replace(hour=0, minute=0)
+    clock = sorted(clock_points((ordinance,)))
     while day <= end + timedelta(days=1):
-        for hour, minute in ((0, 0), (0, 59), (1, 0), (1, 1), (7, 0), (7, 1)):
-            points.add(day.replace(hour=hour, minute=minute))
+        points |= {day + timedelta(minutes=m) for m in clock}
         day += timedelta(days=1)
     return sorted(p for p in points if p > start)
 
 
 def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
-    current = event.attendance.expected_max
-    points = {current}
     seating = event.site.seating_capacity if isinstance(event.site.seating_capacity, int) else None
-    for p in parameter_values((ordinance,)):
-        points |= {p - 1, p, p + 1}
-        if seating is not None:
-            points |= {seating + p, seating + p + 1, seating + seating // 2, seating + seating // 2 + 1}
-    return sorted(v for v in points if 0 <= v <= 10_000_000)
+    points = {event.attendance.expected_max} | number_points((ordinance,), [seating] if seating is not None else [])
+    return sorted(v for v in points if 0 <= v <= MAX_ATTENDANCE)
+
+
+# The largest attendance a change may propose (the event format's own bound).
+MAX_ATTENDANCE = 10_000_000
 
 
 def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = (),
@@ -112,38 +99,33 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
     if unknown_groups:
         named = [f"--keep {g}" for g in keep if g not in GROUPS] + [f"--allow {g}" for g in allow if g not in GROUPS]
         raise WhatIfError(f"{', '.join(named)}: no such group of facts; groups are {', '.join(GROUPS)}")
-    goal = goal_rules(ordinance, conclusion)
+    check_conclusion(ordinance, conclusion)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)
     free = [g for g in GROUPS if g not in keep]
     owned = {p for g in free for p in GROUPS[g]}
     base = [a for a in event_atoms(1, event) if a.name not in owned]
-    start_day = event.schedule.start.toordinal()
-    hours = [v for v in parameter_values((ordinance,)) if v <= 72]
-    lines: list[str] = []
-    changes = []  # (atom, group, cost) for every alternative; cost 0 for the current value
+    facts: list[clingo.Symbol] = []   # the allowed changes, as modes.lp (part whatif) reads them
 
-    def alternatives(group: str, options: list[tuple[clingo.Symbol, int]], exactly_one: bool) -> None:
-        if exactly_one:
-            lines.append("1 { " + "; ".join(str(a) for a, _ in options) + " } 1.")
-        for atom, cost in options:
-            if not exactly_one:
-                lines.append(f"{{ {atom} }}.")
-            changes.append((atom, group, cost))
+    def alternatives(group: str, options: list[tuple[clingo.Symbol, int]]) -> None:
+        """Exactly one of the options, each at its cost (0 for the current value)."""
+        name = clingo.Function(group)
+        facts.extend(clingo.Function("_change", [name, clingo.Function(atom.name), atom, clingo.Number(cost)])
+                     for atom, cost in options)
 
     e = clingo.Number(1)
     if "attendance" in free:
         current = event.attendance.expected_max
         alternatives("attendance", [(clingo.Function("attendance", [e, clingo.Number(v)]), _percent(abs(v - current), current))
-                                    for v in _attendance_candidates(event, ordinance)], True)
+                                    for v in _attendance_candidates(event, ordinance)])
     if "schedule" in free:
         end = event.schedule.end
         length = int((end - event.schedule.start).total_seconds() // 60)
         alternatives("schedule", [(clingo.Function("ends", [e, clingo.Number(t.toordinal()), clingo.Number(t.hour * 60 + t.minute)]),
-                                   _percent(abs(int((t - end).total_seconds() // 60)), length)) for t in _end_candidates(event, hours)], True)
+                                   _percent(abs(int((t - end).total_seconds() // 60)), length)) for t in _end_candidates(event, ordinance)])
     if "site" in free:
         alternatives("site", [(clingo.Function("site_kind", [e, clingo.Function(k)]), SITE_CHANGE * (k != event.site.kind))
-                              for k in names("site_kinds")], True)
+                              for k in names("site_kinds")])
     for group, predicate, section, current in (
         ("site", "site", "site_flags", set(event.site.flags)),
         ("flags", "feature", "event_flags", set(event.flags)),
@@ -153,33 +135,21 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
         if group in free:
             for name in names(section):
                 atom = clingo.Function(predicate, [e, clingo.Function(name)])
-                lines.append(f"{{ {atom} }}.")
-                lines.append(f"_changed({group},{name},{TOGGLE}) :- {'not ' if name in current else ''}{atom}.")
+                facts.append(clingo.Function("_toggle", [clingo.Function(group), atom, clingo.Number(int(name in current)),
+                                                         clingo.Number(TOGGLE)]))
     if "organizer" in free:
         alternatives("organizer", [(clingo.Function("sponsor", [e, clingo.Function(k)]), TOGGLE * (k != event.organizer.sponsor))
-                                   for k in names("sponsor_kinds")], True)
+                                   for k in names("sponsor_kinds")])
         alternatives("organizer", [(clingo.Function("organizer_kind", [e, clingo.Function(k)]), TOGGLE * (k != event.organizer.kind))
-                                   for k in names("organizer_kinds")], True)
-    for atom, group, cost in changes:
-        if cost:
-            lines.append(f"_changed({group},{atom},{cost}) :- {atom}.")
-    lines.append("#minimize { 1@2,G,X : _changed(G,X,_) }.")
-    lines.append("#minimize { W@1,G,X : _changed(G,X,W) }.")
-    lines.append(goal)
-    lines.append(":- _goal." if currently else ":- not _goal.")
-    lines.append("#show _changed/3.")
-
-    control = clingo.Control(CLINGO_OPTIONS + ["--opt-mode=opt"])
-    control.add("base", [], program_text((ordinance,)))
-    control.add("base", [], "".join(f"{a}.\n" for a in base))
-    control.add("base", [], "\n".join(lines))
-    control.ground([("base", [])])
+                                   for k in names("organizer_kinds")])
+    facts.append(clingo.Function("_flip", [clingo.Function(ordinance), clingo.Function(conclusion)]))
+    facts.append(clingo.Function("_wanted", [clingo.Function("absent" if currently else "holds")]))
+    program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
+               .add_atoms(base).add_atoms(facts).ground())
     best: list[clingo.Symbol] | None = None
     chosen: list[clingo.Symbol] = []
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            best = model.symbols(shown=True)
-            chosen = model.symbols(atoms=True)
+    for model in program.models():
+        best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
     report: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
                               "holds_now": currently, "kept": sorted(keep), "changes": [], "found": best is not None}
     if best is None:

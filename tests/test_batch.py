@@ -19,8 +19,8 @@ from reasoner import batch
 from reasoner.atoms import event_atoms, facts_program
 from reasoner.batch_io import CSV_COLUMNS, BatchInputError
 from reasoner.cli import main
-from reasoner.event import parse_events
-from reasoner.solver import SolveTimeout, solve
+from reasoner.loading import parse_events
+from reasoner.program import Program, SolveTimeout, solve, time_limit
 from reasoner.unknowns import evaluate_any
 from reasoner.vocabulary import encoded_ordinances
 
@@ -399,8 +399,8 @@ def test_facts_text_is_what_clingo_renders_for_the_atoms():
 def test_a_solver_call_past_its_time_limit_raises():
     [event] = parse_events(scenario_events(50)[0], "x")
     assert solve([event], ["gem"], time_limit=30)
-    with pytest.raises(SolveTimeout, match="time limit of 0.05 s"):
-        solve([event], ["gem"], "slow(X) :- X = 1..20000000.", time_limit=0.05)
+    with pytest.raises(SolveTimeout, match="time limit of 0.05 s"), time_limit(0.05):
+        Program(["gem"]).add("slow(X) :- X = 1..20000000.").add_events([event]).ground()
 
 
 def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path):

@@ -88,6 +88,9 @@ def _clause(data, cid):
 
 PERMITTED = "permit_required(trempealeau,E,_)"
 DEFECTS = [
+    ("a law's number written into an explanation sentence", append_rule(
+        f'%@ A fence for an assembly of 2,000 or more.\nobligation(trempealeau,E,fence,shall,"6.01(3)1") :- {PERMITTED}.'),
+     "the %@ sentence writes 2,000, which param attendance_threshold states"),
     ("a syntax error", append_rule("obligation(trempealeau,E :- ."), "cannot be parsed: <string>:"),
     ("an undefined atom (a misspelt input)", append_rule(
         f'obligation(trempealeau,E,fence,shall,"6.01(3)1") :- {PERMITTED}, atendance(E,_).'), "atom does not occur in any rule head: atendance("),

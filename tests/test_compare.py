@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from reasoner.cli import main
 from reasoner.compare import ALL_KINDS, compare, parse_kinds, table, upper_limits
 from reasoner.conclusions import evaluate
-from reasoner.event import load_events, parse_events
-from reasoner.solver import encoding_text
+from reasoner.loading import load_events, parse_events
+from reasoner.program import encoding_text
 from reasoner.sweep import parse_vary, sweep
 from reasoner.thresholds import param_values, thresholds
 from reasoner.vocabulary import encoded_ordinances

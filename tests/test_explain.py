@@ -4,7 +4,7 @@ from __future__ import annotations
 import clingo
 import pytest
 
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 from reasoner.explain import Explainer, explain, load_rules
 from reasoner.registry import registry
 from reasoner.vocabulary import encoded_ordinances
@@ -74,7 +74,7 @@ def test_why_not_for_an_exempt_event_shows_the_exemption():
 
 
 def test_explaining_leaves_the_conclusions_unchanged():
-    from reasoner.solver import solve
+    from reasoner.program import solve
 
     plain = set(solve([event()], ["trempealeau"]))
     explained = Explainer(event(), ["trempealeau"]).atoms

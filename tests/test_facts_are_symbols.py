@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from reasoner.conclusions import evaluate
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 from reasoner.vocabulary import encoded_ordinances
 
 # (An id with a newline or other control character is refused outright: tests/test_event_file.py.)

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.event import Event, EventFileError, load_events, parse_events
+from reasoner.event import Event
+from reasoner.loading import EventFileError, load_events, parse_events
 from reasoner.loading import MAX_EVENTS, MAX_FILE_BYTES
 from reasoner.vocabulary import encoded_ordinances
 from test_properties import event_files, event_records, examples

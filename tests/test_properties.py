@@ -30,8 +30,8 @@ from hypothesis.errors import InvalidArgument
 
 from reasoner.atoms import facts_program
 from reasoner.conclusions import evaluate, results_from_symbols
-from reasoner.event import parse_events
-from reasoner.solver import CLINGO_OPTIONS, encoding_text, solve
+from reasoner.loading import parse_events
+from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, solve
 from reasoner.vocabulary import encoded_ordinances, names
 
 ORDINANCES = encoded_ordinances()
@@ -282,7 +282,7 @@ def test_results_do_not_depend_on_the_order_of_events_or_facts(records, shuffler
 
     lines = facts_program(events).splitlines()
     shuffler.shuffle(lines)
-    symbols = solve([], ORDINANCES, extra_program="\n".join(lines))
+    symbols = Program(ORDINANCES).add("\n".join(lines)).ground().first_model()
     assert conclusions_by_event(results_from_symbols(symbols, events, ORDINANCES)) == reference
 
     alone = conclusions_by_event(evaluate([events[-1]], ORDINANCES))

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from test_batch import scenario_events
 
 from reasoner.conclusions import Reader, _key_text, _merge, _read, _status, _value, _values_of_text
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 from reasoner.registry import registry
-from reasoner.solver import solve
+from reasoner.program import solve
 from reasoner.vocabulary import encoded_ordinances
 
 ORDINANCES = encoded_ordinances()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reasoner.registry import registry
-from reasoner.solver import encoding_text
+from reasoner.program import encoding_text
 from reasoner.vocabulary import encoded_ordinances
 
 # The ordinance texts travel with the project (facts/ordinances), so the verbatim check runs on every clone;
@@ -70,7 +70,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_every_conclusion_about_a_bundled_example_cites_a_registered_clause(path):
     from reasoner.conclusions import evaluate
-    from reasoner.event import load_events
+    from reasoner.loading import load_events
 
     for result in evaluate(load_events(path), ORDINANCES):
         clauses = registry(result["ordinance"]).clauses

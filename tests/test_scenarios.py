@@ -13,7 +13,7 @@ import yaml
 
 from reasoner.conclusions import evaluate
 from reasoner.coverage import deep_merge, matches
-from reasoner.event import parse_events
+from reasoner.loading import parse_events
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.event import Event, Range, parse_events
+from reasoner.event import Event, Range
+from reasoner.loading import parse_events
 from reasoner.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.whatif import whatif
@@ -226,7 +227,7 @@ def test_cli_questions_whatif_and_uncertain_evaluate():
 
 
 def test_an_unknown_path_that_is_not_a_fact_is_refused():
-    from reasoner.event import EventFileError
+    from reasoner.loading import EventFileError
 
     with pytest.raises(EventFileError, match="not a fact that can be unknown"):
         event(unknown=["flags.free_beer"])

@@ -1,0 +1,331 @@
+"""The program layer: every clingo program of the reasoner is built, grounded and solved here.
+
+A Program is the shared vocabulary and the chosen encodings, plus what a mode adds:
+
+- evaluation: the events' facts; one answer set (the encodings are stratified);
+- explanation and coverage: support and why-not records, built from the encodings' AST (explain.py);
+- unknown facts: the `choices` and `unknowns` parts of reasoner/modes.lp (Python supplies the open facts
+  as `_open`/`_alternative` facts); brave and cautious consequences;
+- what-if: the `choices` and `whatif` parts (the allowed changes as facts, goal rules built from the
+  schema); optimization;
+- lint: the encodings as files, with clingo's warnings;
+- the law: the `param` facts and daily windows the encodings state, without any event.
+
+Python supplies facts only: fixed logic is in .lp files or built as AST from the schema.
+One time limit covers every call inside `with time_limit(seconds):`.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from .atoms import facts_program
+from .event import Event
+from .schema import INPUTS, OUTPUTS, PARAM
+from .vocabulary import encoded_ordinances, encoding_path, package_path
+
+# Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
+CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]
+
+
+class UnknownOrdinance(ValueError):
+    pass
+
+
+class SolveTimeout(RuntimeError):
+    """A solver call did not finish within its time limit."""
+
+    def __init__(self, limit: float, stage: str):
+        self.limit = limit
+        self.stage = stage
+        super().__init__(f"no answer within the time limit of {limit:g} s (stopped while {stage})")
+
+
+def check_ordinances(ordinances: Iterable[str] | None) -> tuple[str, ...]:
+    available = encoded_ordinances()
+    if not ordinances:
+        return available
+    chosen = tuple(dict.fromkeys(ordinances))
+    for name in chosen:
+        if name not in available:
+            raise UnknownOrdinance(f"unknown ordinance {name!r}; encoded: {', '.join(available)}")
+    return chosen
+
+
+@cache
+def encoding_text(name: str) -> str:
+    return encoding_path(name).read_text(encoding="utf-8")
+
+
+def program_text(ordinances: Sequence[str]) -> str:
+    return "\n".join(encoding_text(name) for name in ("vocabulary", *ordinances))
+
+
+@cache
+def _modes_text() -> str:
+    return package_path("modes.lp").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- one time limit
+
+_limit: ContextVar[tuple[float, float] | None] = ContextVar("reasoner_time_limit", default=None)
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Every program grounded or solved inside shares one limit of `seconds` (None: no limit); past it,
+    SolveTimeout. A limit already running and ending sooner stays in force."""
+    if seconds is None:
+        yield
+        return
+    deadline = perf_counter() + seconds
+    current = _limit.get()
+    token = _limit.set(current if current and current[0] <= deadline else (deadline, seconds))
+    try:
+        yield
+    finally:
+        _limit.reset(token)
+
+
+def _remaining(stage: str) -> float | None:
+    current = _limit.get()
+    if current is None:
+        return None
+    left = current[0] - perf_counter()
+    if left <= 0:
+        raise SolveTimeout(current[1], stage)
+    return left
+
+
+# ---------------------------------------------------------------- rules built from the schema
+
+_NOWHERE = ast.Position("<schema>", 1, 1)
+_LOCATION = ast.Location(_NOWHERE, _NOWHERE)
+
+
+def _function(name: str, arguments: Sequence[ast.AST]) -> ast.AST:
+    return ast.Function(_LOCATION, name, list(arguments), 0)
+
+
+def _variable(name: str) -> ast.AST:
+    return ast.Variable(_LOCATION, name)
+
+
+def _constant(value: clingo.Symbol) -> ast.AST:
+    return ast.SymbolicTerm(_LOCATION, value)
+
+
+def _atom(term: ast.AST, sign: ast.Sign = ast.Sign.NoSign) -> ast.AST:
+    return ast.Literal(_LOCATION, sign, ast.SymbolicAtom(term))
+
+
+def rule(head: ast.AST, body: Sequence[ast.AST]) -> ast.AST:
+    return ast.Rule(_LOCATION, head, list(body))
+
+
+@cache
+def _choice_bridge() -> tuple[ast.AST, ...]:
+    """`p(X1,...,Xn) :- _chosen(p(X1,...,Xn)).` for every input predicate: a chosen fact holds."""
+    statements = []
+    for item in INPUTS:
+        term = _function(item.predicate, [_variable(f"X{i}") for i in range(item.arity)])
+        statements.append(rule(_atom(term), [_atom(_function("_chosen", [term]))]))
+    return tuple(statements)
+
+
+@cache
+def _goal_rules() -> tuple[ast.AST, ...]:
+    """`_goal :- _flip(O,Name), p(O,1,Name,_,...).` for every output: the conclusion `_flip` names holds,
+    by its name (obligation toilets), its kind (late) or its predicate (permit_required)."""
+    statements = []
+    goal = _atom(_function("_goal", []))
+    ordinance, event = _variable("O"), _constant(clingo.Number(1))
+    for output in OUTPUTS:
+        if output.folds_into:
+            continue
+        if output.named:
+            arguments = [ordinance, event, _variable("Name")] + [_variable("_")] * (output.arity - 3)
+            flip = _function("_flip", [ordinance, _variable("Name")])
+            statements.append(rule(goal, [_atom(flip), _atom(_function(output.predicate, arguments))]))
+        anything = [ordinance, event] + [_variable("_")] * (output.arity - 2)
+        for name in dict.fromkeys((output.predicate, output.kind)):
+            flip = _function("_flip", [ordinance, _constant(clingo.Function(name))])
+            statements.append(rule(goal, [_atom(flip), _atom(_function(output.predicate, anything))]))
+    return tuple(statements)
+
+
+# ---------------------------------------------------------------- programs
+
+class Program:
+    """One clingo Control: the vocabulary and the chosen encodings, and what a mode adds."""
+
+    def __init__(self, ordinances: Sequence[str], *, options: Sequence[str] = (), parts: Sequence[str] = (),
+                 files: Sequence[Path] | None = None, logger: Callable[[clingo.MessageCode, str], None] | None = None):
+        """`parts` names parts of modes.lp to ground besides `base`; `files` stands in for the packaged
+        encodings (the lint reads them from a folder); `logger` receives clingo's messages."""
+        self.ordinances = tuple(ordinances)
+        if logger is None:
+            self.control = clingo.Control([*CLINGO_OPTIONS, *options])
+        else:
+            self.control = clingo.Control([*options], logger=logger, message_limit=1000)
+        self.parts = [("base", []), *((part, []) for part in parts)]
+        if files is None:
+            self.control.add("base", [], program_text(self.ordinances))
+        else:
+            for path in files:
+                self.control.load(str(path))
+        if parts:
+            self.control.add("base", [], _modes_text())
+            if "choices" in parts:
+                self.add_statements(_choice_bridge(), part="choices")
+            if "whatif" in parts:
+                self.add_statements(_goal_rules(), part="whatif")
+
+    def add(self, text: str) -> Program:
+        """Facts as text whose every argument clingo rendered (atoms.py), or a fixed program."""
+        self.control.add("base", [], text)
+        return self
+
+    def add_events(self, events: Sequence[Event]) -> Program:
+        return self.add(facts_program(list(events)))
+
+    def add_atoms(self, atoms: Iterable[clingo.Symbol]) -> Program:
+        """Facts given as symbols: clingo renders them."""
+        return self.add("".join(f"{atom}.\n" for atom in atoms))
+
+    def add_statements(self, statements: Iterable[ast.AST], part: str = "base") -> Program:
+        with ast.ProgramBuilder(self.control) as builder:
+            builder.add(ast.Program(_LOCATION, part, []))
+            for statement in statements:
+                builder.add(statement)
+        return self
+
+    def ground(self) -> Program:
+        """Ground; under a time limit, in a daemon thread (clingo cannot interrupt grounding, but we can
+        stop waiting)."""
+        remaining = _remaining("grounding")
+        if remaining is None:
+            self.control.ground(self.parts)
+            return self
+        done = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self.control.ground(self.parts)
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+                failure.append(error)
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="clingo-ground", daemon=True).start()
+        if not done.wait(remaining):
+            _limit_passed("grounding")
+        if failure:
+            raise failure[0]
+        return self
+
+    def models(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Iterator[clingo.Model]:
+        """Each model as clingo finds it (valid until the next one), under the time limit."""
+        remaining = _remaining("solving")
+        if remaining is None:
+            with self.control.solve(yield_=True, assumptions=list(assumptions)) as handle:
+                yield from handle
+            return
+        deadline = perf_counter() + remaining
+        with self.control.solve(yield_=True, async_=True, assumptions=list(assumptions)) as handle:
+            while True:
+                handle.resume()
+                if not handle.wait(max(0.0, deadline - perf_counter())):
+                    handle.cancel()
+                    _limit_passed("solving")
+                model = handle.model()
+                if model is None:
+                    return
+                yield model
+
+    def first(self, read: Callable[[clingo.Model], Any]) -> Any:
+        """`read` applied to the first model; None when there is none."""
+        for model in self.models():
+            return read(model)
+        return None
+
+    def first_model(self, *, shown: bool = True) -> list[clingo.Symbol] | None:
+        """The symbols of the first model: the shown atoms, or every atom."""
+        return self.first(lambda model: model.symbols(shown=True) if shown else model.symbols(atoms=True))
+
+    def last_model(self, *, shown: bool = True) -> list[clingo.Symbol] | None:
+        """The symbols of the last model: under optimization, an optimal one."""
+        last = None
+        for model in self.models():
+            last = model.symbols(shown=True) if shown else model.symbols(atoms=True)
+        return last
+
+    def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
+        """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions."""
+        self.control.configuration.solve.enum_mode = mode
+        last: set[clingo.Symbol] | None = None
+        for model in self.models(assumptions):
+            last = set(model.symbols(shown=True))
+        return last
+
+
+def _limit_passed(stage: str) -> None:
+    current = _limit.get()
+    raise SolveTimeout(current[1] if current else 0.0, stage)
+
+
+def solve(events: Sequence[Event], ordinances: Sequence[str], *, time_limit: float | None = None,
+          timings: dict[str, float] | None = None) -> list[clingo.Symbol]:
+    """Evaluation: ground and solve; the shown atoms of the single answer set.
+
+    `time_limit` (seconds) bounds this call, inside any limit already running. `timings`, when given,
+    accumulates the seconds spent on facts, grounding and solving.
+    """
+    with _limited(time_limit):
+        start = perf_counter()
+        facts = facts_program(list(events))
+        built = perf_counter()
+        program = Program(ordinances).add(facts).ground()
+        grounded = perf_counter()
+        symbols = program.first_model() or []
+    if timings is not None:
+        timings["facts"] = timings.get("facts", 0.0) + built - start
+        timings["ground"] = timings.get("ground", 0.0) + grounded - built
+        timings["solve"] = timings.get("solve", 0.0) + perf_counter() - grounded
+    return symbols
+
+
+_limited = time_limit
+
+
+@dataclass(frozen=True)
+class Law:
+    """What the encodings state without any event."""
+
+    params: tuple[tuple[str, str, int, str], ...]   # (ordinance, name, value, clause) of every param fact
+    windows: tuple[tuple[int, int], ...]            # daily_window(From,To): clock windows, minutes of the day
+    upper_limits: frozenset[str]                    # obligations whose quantity is a maximum
+
+
+@cache
+def law(ordinances: tuple[str, ...]) -> Law:
+    program = Program(ordinances).ground()
+    params = tuple((s.arguments[0].name, s.arguments[1].name, s.arguments[2].number, s.arguments[3].string)
+                   for s in program.first_model() or []
+                   if s.name == PARAM and len(s.arguments) == 4 and s.arguments[2].type == clingo.SymbolType.Number)
+    atoms = program.control.symbolic_atoms
+    windows = tuple(sorted({(a.symbol.arguments[0].number, a.symbol.arguments[1].number)
+                            for a in atoms.by_signature("daily_window", 2)}))
+    upper = frozenset(a.symbol.arguments[0].name for a in atoms.by_signature("upper_limit", 1))
+    return Law(params, windows, upper)
