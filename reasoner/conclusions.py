@@ -110,8 +110,8 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
     elif name == "denial_ground":
         item = _conclusion("denial_ground", rest[0], rest[2], None, None, rest[1])
     elif name == "penalty":
-        unit = None if rest[3] == "none" else rest[3]
-        item = _conclusion("penalty", rest[0], rest[4], rest[2] or None, unit, "may", min=rest[1] or None, max=rest[2] or None)
+        unit = None if rest[4] == "none" else rest[4]
+        item = _conclusion("penalty", rest[0], rest[5], rest[3] or None, unit, rest[1], min=rest[2] or None, max=rest[3] or None)
     elif name == "shortfall":
         item = _conclusion("shortfall", rest[0], rest[3], abs(rest[1] - rest[2]), _unit(rest[0]), required=rest[1], provided=rest[2])
     elif name == "note":

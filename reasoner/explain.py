@@ -499,7 +499,7 @@ def _matches(atom: clingo.Symbol, wanted: clingo.Symbol) -> bool:
 
 # Output predicates whose third argument names the conclusion, for why-not questions by name.
 NAMED_PREDICATES = {"obligation": 5, "exempt": 4, "restriction": 4, "application_requirement": 4, "denial_ground": 5,
-                    "revocation_ground": 4, "deadline": 5, "penalty": 7, "procedure": 4, "note": 4, "shortfall": 6,
+                    "revocation_ground": 4, "deadline": 5, "penalty": 8, "procedure": 4, "note": 4, "shortfall": 6,
                     "late": 5, "application_missing": 4}
 WHOLE_PREDICATES = {"permit_required": 3, "regulated": 3, "permits": 4}
 

@@ -53,7 +53,7 @@ PREDICATE_KIND = {
 }
 # Positions of the amounts among the arguments after (Ordinance, Event), per vocabulary.lp.
 VALUE_ARGUMENTS = {"quantity": (1,), "permits": (0,), "deadline": (1,), "late": (1,), "on_time": (1,),
-                   "shortfall": (1, 2), "alternative": (2,), "penalty": (1, 2)}
+                   "shortfall": (1, 2), "alternative": (2,), "penalty": (2, 3)}
 VALUE_FIELDS = ("value", "required", "provided", "min", "max")
 
 _ATOM = re.compile(r"^(\w+)\((\w+),(\d+),(.*)\)$")

@@ -36,7 +36,7 @@ GROUPS = {
 KEPT_BY_DEFAULT = ("organizer", "kinds")
 WHOLE = {"permit_required", "regulated"}
 NAMED = {"obligation": 5, "exempt": 4, "restriction": 4, "denial_ground": 5, "application_requirement": 4,
-         "revocation_ground": 4, "penalty": 7, "late": 5}
+         "revocation_ground": 4, "penalty": 8, "late": 5}
 
 
 class WhatIfError(ValueError):
