@@ -113,7 +113,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("procedure", "procedure", ("name", "clause")),
     Output("denial_ground", "denial_ground", ("name", "modality", "clause")),
     Output("revocation_ground", "revocation_ground", ("name", "clause")),
-    Output("penalty", "penalty", ("name", "min", "max", "unit", "clause"), fixed={"modality": "may"}),
+    Output("penalty", "penalty", ("name", "modality", "min", "max", "unit", "clause")),
     Output("shortfall", "shortfall", ("name", "required", "provided", "clause")),
     Output("note", "interpretation", ("name", "clause")),
 )

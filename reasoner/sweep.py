@@ -36,24 +36,17 @@ from .compare import ALL_KINDS, DEFAULT_KINDS, CompareError, item_text, require_
 from .conclusions import evaluate
 from .event import Event
 from .program import check_ordinances, solve
+from .schema import OUTPUTS, value_positions
 from .thresholds import param_values
 
 MAX_GRID_INTERVALS = 50
 DEFAULT_MAX_STEPS = 20
 MAX_POINTS = 5000
 
-# Output predicates of encodings/vocabulary.lp -> the kind of conclusion they become in `evaluate`.
-PREDICATE_KIND = {
-    "regulated": "regulated", "exempt": "exemption", "permit_required": "permit_required", "permits": "permits",
-    "obligation": "obligation", "quantity": "obligation", "alternative": "obligation", "deadline": "deadline",
-    "late": "late", "on_time": "on_time", "restriction": "restriction",
-    "application_requirement": "application_requirement", "application_missing": "application_missing",
-    "signers": "signers", "procedure": "procedure", "denial_ground": "denial_ground",
-    "revocation_ground": "revocation_ground", "penalty": "penalty", "shortfall": "shortfall", "note": "interpretation",
-}
-# Positions of the amounts among the arguments after (Ordinance, Event), per vocabulary.lp.
-VALUE_ARGUMENTS = {"quantity": (1,), "permits": (0,), "deadline": (1,), "late": (1,), "on_time": (1,),
-                   "shortfall": (1, 2), "alternative": (2,), "penalty": (1, 2)}
+# Output predicates -> the kind of conclusion they become in `evaluate`, and the positions of their amounts
+# among the arguments after (Ordinance, Event): both from the schema.
+PREDICATE_KIND = {output.predicate: output.kind for output in OUTPUTS}
+VALUE_ARGUMENTS = {output.predicate: value_positions(output) for output in OUTPUTS if value_positions(output)}
 VALUE_FIELDS = ("value", "required", "provided", "min", "max")
 
 _ATOM = re.compile(r"^(\w+)\((\w+),(\d+),(.*)\)$")

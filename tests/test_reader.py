@@ -90,7 +90,7 @@ def test_a_subset_of_ordinances_reads_only_its_own_atoms(chunks):
 @pytest.mark.parametrize("text", [
     'obligation(gem,3,toilets,shall,"5.health-2")',
     'late(vermont,12,application,-3,"6.04(a), (b)")',
-    'penalty(fulton,1,fine,0,1000,usd,"177-9")',
+    'penalty(fulton,1,fine,may,0,1000,usd,"177-9")',
     'note(village,7,x,"a \\"quoted\\" clause")',   # an escape: read from the symbol
     'quantity(gem,2,toilets,f(1,2),count,"5")',     # a nested term: read from the symbol
     'param(gem,attendance_threshold,350,"2.definitions")',
