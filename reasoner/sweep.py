@@ -37,7 +37,7 @@ from .conclusions import evaluate
 from .event import Event
 from .program import check_ordinances, solve
 from .schema import OUTPUTS, value_positions
-from .thresholds import param_values
+from .points import number_points, stated_numbers
 
 MAX_GRID_INTERVALS = 50
 DEFAULT_MAX_STEPS = 20
@@ -163,19 +163,14 @@ def grid(low: int, high: int, step: int) -> list[int]:
 
 
 def candidates(event: Event, vary: Vary, ordinances: Sequence[str]) -> set[int]:
-    """Points near the numbers the ordinances state: each param value and its neighbours, offset by the event's
-    own capacities for attendance (seating capacity + margin) and counted back from the start for filing dates."""
-    values = set(param_values(ordinances).values())
-    bases = [0]
-    if vary.field == "attendance":
-        bases += [c for c in (event.site.seating_capacity, event.site.capacity) if isinstance(c, int)]
-    found = set()
-    for value in values:
-        if vary.is_date:
-            start = event.schedule.start.date().toordinal()
-            found |= {start - value - 1, start - value, start - value + 1}
-        else:
-            found |= {base + value + d for base in bases for d in (-1, 0, 1)}
+    """Points near the numbers the ordinances state (reasoner/points.py): for attendance, offset by the event's
+    own capacities too; for filing dates, counted back from the start."""
+    if vary.is_date:
+        start = event.schedule.start.date().toordinal()
+        found = {start - value + d for value in stated_numbers(ordinances) for d in (-1, 0, 1)}
+    else:
+        bases = [c for c in (event.site.seating_capacity, event.site.capacity) if isinstance(c, int)] if vary.field == "attendance" else []
+        found = number_points(ordinances, bases)
     return {x for x in found if vary.low <= x <= vary.high}
 
 
