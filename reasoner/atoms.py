@@ -17,6 +17,8 @@ from .event import Event, Range
 # (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
 ALWAYS_LIGHT_FROM = time(8, 30)
 ALWAYS_LIGHT_UNTIL = time(16, 15)
+# From here to midnight it is dark on every day of the year there (half an hour after the latest sunset).
+ALWAYS_DARK_FROM = time(22, 0)
 
 
 def day_number(moment: datetime) -> int:
@@ -24,12 +26,14 @@ def day_number(moment: datetime) -> int:
 
 
 def derive_darkness(event: Event) -> bool | None:
-    """Stated darkness wins; an event past midnight is dark; one inside the always-light hours is not."""
+    """Stated darkness wins; an event past midnight or into the always-dark hours is dark; one inside the always-light hours is not."""
     schedule = event.schedule
     if schedule.darkness is not None:
         return schedule.darkness
     start, end = schedule.start, schedule.end
     if end.date() > start.date() and end.time() > time(0, 0) or (end.date() - start.date()).days > 1:
+        return True
+    if end.date() > start.date() or end.time() > ALWAYS_DARK_FROM:
         return True
     if start.date() == end.date() and start.time() >= ALWAYS_LIGHT_FROM and end.time() <= ALWAYS_LIGHT_UNTIL:
         return False
