@@ -511,23 +511,37 @@ WHOLE_PREDICATES = {o.predicate: o.arity for o in whole_outputs()}
 @cache
 def known_names(ordinance: str) -> frozenset[str]:
     """Every name the ordinance's rules can give a conclusion: the conclusion kinds and predicates, the
-    constants in the name position of its rules' conclusions and of the shared ones, and the shared
-    vocabulary's names, which rules take from the event. A name outside it is a typo, not a conclusion
+    constants of its encoding and of the shared one (as clingo parses them: no keyword, comment or
+    string), and the shared vocabulary's names, which rules take from the event. A name outside it is a typo, not a conclusion
     that does not hold."""
     from .vocabulary import vocabulary
 
     names: set[str] = {o.predicate for o in OUTPUTS} | {o.kind for o in OUTPUTS}
-    for rule in _loaded((ordinance,))[0]:
-        output = OUTPUT.get(rule.head_predicate[0])
-        if output is None or not output.named or rule.head_predicate[1] != output.arity:
-            continue
-        argument = rule.head.atom.symbol.arguments[2]
-        if argument.ast_type == ast.ASTType.SymbolicTerm and argument.symbol.type == clingo.SymbolType.Function:
-            names.add(argument.symbol.name)
+    for source in ("vocabulary", ordinance):
+        ast.parse_string(encoding_text(source), lambda statement: names.update(_constants(statement)))
     for section in vocabulary().values():
         if isinstance(section, dict):
             names.update(section)
     return frozenset(names)
+
+
+def _constants(node: Any) -> set[str]:
+    """The names of the constants (functions without arguments) in a statement: never a keyword."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.AST):
+            if item.ast_type == ast.ASTType.SymbolicTerm and item.symbol.type == clingo.SymbolType.Function \
+                    and not item.symbol.arguments and item.symbol.name:
+                found.add(item.symbol.name)
+            elif item.ast_type == ast.ASTType.Function and not item.arguments and item.name:
+                found.add(item.name)
+            else:
+                stack.extend(getattr(item, key) for key in item.child_keys)
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
+            stack.extend(item)
+    return found
 
 
 def unknown_conclusion(conclusion: str, ordinances: Sequence[str]) -> str | None:
