@@ -26,13 +26,12 @@ import csv
 import io
 from collections.abc import Sequence
 from datetime import date
-from functools import cache
 from typing import Any
 
 from .conclusions import KIND_ORDER, evaluate
 from .event import Event
 from .registry import registry
-from .program import check_ordinances, law, solve
+from .program import check_ordinances, law
 from .vocabulary import vocabulary
 
 # Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
