@@ -282,8 +282,8 @@ async function unfold(toggle, holder, record, c) {
 }
 
 function renderExplanation(report, ordinance, c) {
-  // Every conclusion by that name: an obligation's duty, its quantity (the arithmetic) and any shortfall.
-  const trees = report.trees;
+  // Every conclusion by that name: an obligation's quantity (the arithmetic) first, then the duty and any shortfall.
+  const trees = [...report.trees].sort((a, b) => a.atom.startsWith("quantity(") ? -1 : b.atom.startsWith("quantity(") ? 1 : 0);
   const root = el("div", { class: "tree" });
   if (!report.holds) root.append(el("p", {}, "Does not hold."), report.why_not.map((w) => el("pre", {}, JSON.stringify(w, null, 2))));
   root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, trees.map((t) => node(t, ordinance, null))));
@@ -375,6 +375,9 @@ async function submit(event) {
     document.getElementById("panels").replaceChildren(...records.map(renderRecord));
     document.getElementById("results").hidden = false;
     status.textContent = `${records.length} result(s).`;
+    const heading = document.getElementById("results-title");
+    heading.scrollIntoView({ block: "start" });
+    heading.focus({ preventScroll: true });
     const uncertain = records.some((r) => r.unknown && r.unknown.length);
     const events = new Set(records.map((r) => r.event));
     document.getElementById("questions").hidden = true;
