@@ -519,6 +519,25 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
 
 
 @main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=20.0,
+              show_default=True, metavar="SECONDS", callback=lambda ctx, param, value: _a_number(param, value),
+              help="Answer 503 when a request has no answer after this many seconds.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Solving processes (default: one per CPU).")
+def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
+    """Serve the JSON API (docs at /docs) and the analyst's page at / (needs pip install 'reasoner[web]').
+
+    Example: reasoner serve --port 8000
+    """
+    try:
+        from .web.app import serve as run
+    except ImportError as error:
+        raise click.ClickException(f"{error}: reasoner serve needs pip install 'reasoner[web]'") from None
+    run(host, port, time_limit, workers)
+
+
+@main.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(allow_dash=True))
 @click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
               help="JSONL (.jsonl) or CSV (.csv), by extension: one row per event and ordinance.")

@@ -1,0 +1,274 @@
+"""The web app: a JSON API over the library (each answer is the CLI's `--format json` output, byte for byte) and
+the analyst's page at `/`. Everything it serves comes from this server: the page's script and style ship in
+reasoner/web/static, and the interactive docs' in the fastapi-offline package.
+
+Bad input is a 422 whose `message` is what the CLI prints after "error: " and whose `problems` are its
+(field, message) pairs; a body over MAX_BODY_BYTES is a 413; no answer within the time limit is a 503.
+"""
+from __future__ import annotations
+
+import json
+import os
+from contextlib import asynccontextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import library
+from .workers import Busy, Pool, TimeLimit
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 2 * 1024 * 1024   # an event file of about 2,000 events; `reasoner batch` takes more
+TIME_LIMIT = 20.0                  # seconds for one request's solving, as `--time-limit` for the CLI
+
+
+# ---------------------------------------------------------------- requests and answers
+
+class EventInput(BaseModel):
+    """The event(s): the text of an event file, or the event as JSON."""
+
+    source: str | None = Field(None, description="The text of an event file, YAML or JSON (JSON when `filename` "
+                                                  "ends in .json), read as `reasoner` reads a file.")
+    event: Any = Field(None, description="Or the event itself as JSON: one event, a list, or {events: [...]}; "
+                                         "see GET /schema.")
+    filename: str | None = Field(None, max_length=200, description="Names the input in messages (default: event).")
+
+
+class EvaluateRequest(EventInput):
+    ordinances: list[str] = Field([], description="Ordinance names (default: every encoded one).")
+    filed: date | None = Field(None, description="Check this filing date instead of application.filed.")
+
+
+class ExplainRequest(EventInput):
+    conclusion: str | None = Field(None, description="e.g. toilets, permit_required, nurses (default: every one).")
+    ordinances: list[str] = []
+    event_id: str | None = Field(None, description="Which event of several (by id).")
+
+
+class QuestionsRequest(EventInput):
+    ordinances: list[str] = []
+    event_id: str | None = None
+
+
+class WhatifRequest(EventInput):
+    ordinance: str = Field(description="The ordinance to ask about (one).")
+    flip: str = Field(description="permit_required, or a conclusion's name.")
+    keep: list[str] = Field([], description="Facts that may not change: attendance, schedule, site, flags, special_services.")
+    allow: list[str] = Field([], description="Also let these change: organizer, kinds.")
+    event_id: str | None = None
+
+
+class CompareRequest(EventInput):
+    ordinances: list[str] = []
+    event_id: str | None = None
+    kinds: list[str] | None = Field(None, description="Kinds of conclusion to show, or [\"all\"] (default: the CLI's).")
+
+
+class Problem(BaseModel):
+    field: str = Field(description="Where in the event (empty when the problem is the whole input).")
+    message: str
+
+
+class Refusal(BaseModel):
+    message: str = Field(description="What the CLI prints after 'error: '.")
+    problems: list[Problem] = []
+
+
+def _answer(data: Any) -> Response:
+    """The CLI's `--format json` output, to the byte."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return Response(text.encode("utf-8"), media_type="application/json")
+
+
+def _refusal(status: int, message: str, problems: list[tuple[str, str]] | None = None) -> JSONResponse:
+    listed = [{"field": field, "message": text} for field, text in (problems or [("", message)])]
+    return JSONResponse({"message": message, "problems": listed}, status_code=status)
+
+
+ANSWERS = {200: {"description": "What `reasoner COMMAND --format json` prints for the same input.",
+                 "content": {"application/json": {}}},
+           422: {"model": Refusal, "description": "Bad input, with the CLI's field-level messages."},
+           413: {"model": Refusal, "description": "The request body is too large."},
+           503: {"model": Refusal, "description": "No answer within the time limit, or every worker busy that long."}}
+
+
+# ---------------------------------------------------------------- limits
+
+class BodyLimit:
+    """Refuses a request body past `limit` bytes, by Content-Length or as it streams in, before anything reads it."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await self._refuse(scope, receive, send)
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = _refusal(413, f"the request body is larger than {self.limit // 1024:,} KiB; "
+                                 "`reasoner batch` evaluates large files")
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _UniqueKeys(APIRoute):
+    """Reads JSON bodies as the event loader reads JSON files: a key written twice is refused, not overwritten."""
+
+    def get_route_handler(self) -> Callable:
+        handler = super().get_route_handler()
+
+        async def route(request: Request) -> Response:
+            body = await request.body()
+            if body:
+                try:
+                    json.loads(body, object_pairs_hook=library.unique_object)
+                except library.DuplicateKey as error:
+                    return _refusal(422, f"request body: {error}")
+                except ValueError:
+                    pass  # malformed JSON: FastAPI's own 422 says where
+            return await handler(request)
+
+        return route
+
+
+# ---------------------------------------------------------------- the app
+
+def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_body: int = MAX_BODY_BYTES) -> FastAPI:
+    """The app; `workers` solving processes (default: one per CPU) each answer within `time_limit` seconds."""
+    size = workers or os.cpu_count() or 1
+    state: dict[str, Pool] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        state["pool"] = await run_in_threadpool(Pool, size, time_limit)
+        try:
+            yield
+        finally:
+            state.pop("pool").close()
+
+    app = FastAPIOffline(title="reasoner", version=_version(), lifespan=lifespan, static_url="/docs-static",
+                         description="Local large-gathering ordinances: what each requires of an event, and why. "
+                                     "Each answer is what `reasoner COMMAND --format json` prints for the same input.")
+    app.router.route_class = _UniqueKeys
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item["loc"] if part != "body")
+            problems.append((where, item["msg"]))
+        return _refusal(422, "; ".join(f"{f}: {m}" if f else m for f, m in problems), problems)
+
+    async def solve(command: str, body: BaseModel) -> Response:
+        try:
+            data = await run_in_threadpool(state["pool"].call, command, body.model_dump())
+        except library.InputProblem as problem:
+            return _refusal(422, problem.message, problem.problems)
+        except TimeLimit:
+            return _refusal(503, library.timeout_message(time_limit, command))
+        except Busy:
+            return _refusal(503, f"every worker stayed busy for {time_limit:g} s; try again shortly")
+        return _answer(data)
+
+    @app.post("/evaluate", responses=ANSWERS, tags=["reasoning"])
+    async def evaluate(body: EvaluateRequest) -> Response:
+        """Every conclusion, per event and ordinance (`reasoner evaluate`)."""
+        return await solve("evaluate", body)
+
+    @app.post("/explain", responses=ANSWERS, tags=["reasoning"])
+    async def explain(body: ExplainRequest) -> Response:
+        """Why (or why not) a conclusion holds, down to facts and clauses (`reasoner explain`)."""
+        return await solve("explain", body)
+
+    @app.post("/questions", responses=ANSWERS, tags=["reasoning"])
+    async def questions(body: QuestionsRequest) -> Response:
+        """The unknown facts that matter, most decisive first (`reasoner questions`)."""
+        return await solve("questions", body)
+
+    @app.post("/whatif", responses=ANSWERS, tags=["reasoning"])
+    async def whatif(body: WhatifRequest) -> Response:
+        """The smallest change that flips a conclusion (`reasoner whatif`)."""
+        return await solve("whatif", body)
+
+    @app.post("/compare", responses=ANSWERS, tags=["reasoning"])
+    async def compare(body: CompareRequest) -> Response:
+        """The ordinances side by side, the strictest marked (`reasoner compare`)."""
+        return await solve("compare", body)
+
+    @app.get("/ordinances", responses=ANSWERS, tags=["law"])
+    async def ordinances() -> Response:
+        """The encoded ordinances: name, jurisdiction, title."""
+        return _answer(library.ordinances())
+
+    @app.get("/ordinances/{name}/clauses", responses=ANSWERS, tags=["law"])
+    async def clauses(name: str) -> Response:
+        """An ordinance's clause registry (`reasoner clauses NAME`)."""
+        return _clauses(name, None)
+
+    @app.get("/ordinances/{name}/clauses/{clause_id}", responses=ANSWERS, tags=["law"])
+    async def clause(name: str, clause_id: str) -> Response:
+        """One clause's words (`reasoner clauses NAME CLAUSE_ID`)."""
+        return _clauses(name, clause_id)
+
+    @app.get("/schema", responses=ANSWERS, tags=["events"])
+    async def schema() -> Response:
+        """The JSON Schema of event files (`reasoner schema`)."""
+        return _answer(library.schema())
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _clauses(name: str, clause_id: str | None) -> Response:
+    try:
+        return _answer(library.clauses(name, clause_id))
+    except library.InputProblem as problem:
+        return _refusal(404, problem.message)
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("reasoner")
+
+
+def serve(host: str, port: int, time_limit: float = TIME_LIMIT, workers: int | None = None) -> None:
+    """Run the app under uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(time_limit, workers), host=host, port=port, log_level="info")

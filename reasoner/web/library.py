@@ -1,0 +1,194 @@
+"""Everything the web app asks of the library, in one module: each command does what its CLI command does for
+`--format json` (the same library calls, in the same order, with the same messages for bad input), taking a
+request as a plain dict and returning the same JSON-ready data. Bad input raises InputProblem.
+
+The CLI's own checks that live in reasoner/cli.py (a file holding several events, explain's refusal of
+unknown facts, a clause that is not registered) are restated here with the CLI's words; tests/test_web_api.py
+compares both on the same inputs.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..compare import CompareError, compare as compare_events, parse_kinds
+from ..event import Event, within_dates
+from ..explain import explain as explain_event, unknown_conclusion
+from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
+from ..registry import registry
+from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
+from ..unknowns import evaluate_any, questions as event_questions
+from ..vocabulary import encoded_ordinances
+from ..whatif import WhatIfError, whatif as whatif_event
+
+DEFAULT_NAME = "event"   # how messages name an event given without a file name
+
+
+class InputProblem(Exception):
+    """Bad input, phrased as the CLI phrases it: `message` is what the CLI prints after "error: ", and `problems`
+    the (field, message) pairs of an event file."""
+
+    def __init__(self, message: str, problems: list[tuple[str, str]] | None = None):
+        super().__init__(message, problems)
+        self.message = message
+        self.problems = problems if problems is not None else [("", message)]
+
+    def __str__(self) -> str:
+        return self.message
+
+
+STAGES = {"evaluate": "evaluating", "explain": "explaining", "questions": "weighing the questions",
+          "whatif": "searching for a change", "compare": "comparing"}
+
+
+def timeout_message(seconds: float, command: str) -> str:
+    """The CLI's words when --time-limit passes."""
+    return str(SolveTimeout(seconds, STAGES[command])) + "; no conclusion is given"
+
+
+# ---------------------------------------------------------------- reading the request
+
+def _name(request: dict[str, Any]) -> str:
+    return request.get("filename") or DEFAULT_NAME
+
+
+def load(request: dict[str, Any]) -> list[Event]:
+    """The events of a request: `source` (an event file's text, YAML or JSON by `filename`'s extension, as
+    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]})."""
+    name = _name(request)
+    try:
+        if request.get("source") is not None:
+            data = _parse(request["source"].removeprefix("\ufeff"), Path(name))
+        else:
+            data = request.get("event")
+        if data is None:
+            raise EventFileError(name, [("", "the file is empty")])
+        return parse_events(data, name)
+    except EventFileError as error:
+        raise InputProblem(str(error), [(field, message) for field, message in error.problems]) from None
+
+
+def _ordinances(names: Any) -> tuple[str, ...]:
+    try:
+        return check_ordinances(tuple(names or ()))
+    except UnknownOrdinance as error:
+        raise InputProblem(str(error)) from None
+
+
+def _one_event(request: dict[str, Any]) -> Event:
+    events, name, event_id = load(request), _name(request), request.get("event_id")
+    if event_id is not None:
+        events = [e for e in events if e.id == event_id]
+        if not events:
+            raise InputProblem(f"{name}: no event with id {event_id!r}")
+    elif len(events) > 1:
+        raise InputProblem(f"{name} holds {len(events)} events; choose one with event_id")
+    return events[0]
+
+
+def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
+    if filed is None:
+        return events
+    from ..event import Application
+
+    try:
+        within_dates(filed)
+    except ValueError as error:
+        raise InputProblem(f"filed: {error} (given: {filed.isoformat()})") from None
+    return [event.model_copy(update={"application": event.application.model_copy(update={"filed": filed})
+                                     if event.application else Application(filed=filed)}) for event in events]
+
+
+def _conclusion(conclusion: str | None, chosen: tuple[str, ...]) -> None:
+    if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
+        raise InputProblem(problem)
+
+
+# ---------------------------------------------------------------- the commands
+
+def evaluate(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """`reasoner evaluate EVENT_FILE [-o NAME]... [--filed DATE] --format json`."""
+    chosen = _ordinances(request.get("ordinances"))
+    events = _with_filing_date(load(request), request.get("filed"))
+    return evaluate_any(events, chosen)
+
+
+def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """`reasoner explain EVENT_FILE [CONCLUSION] [-o NAME]... [--event ID] --format json`."""
+    chosen = _ordinances(request.get("ordinances"))
+    event = _one_event(request)
+    conclusion = request.get("conclusion")
+    _conclusion(conclusion, chosen)
+    if event.has_unknowns:
+        raise InputProblem(f"event {event.id!r} has unknown facts (a range or `unknown`); explain traces settled "
+                           "facts: `reasoner evaluate` says what is certain or possible, `reasoner questions` "
+                           "which facts decide it")
+    return [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+
+
+def questions(request: dict[str, Any]) -> dict[str, Any]:
+    """`reasoner questions EVENT_FILE [-o NAME]... [--event ID] --format json`."""
+    event = _one_event(request)
+    return event_questions(event, _ordinances(request.get("ordinances")))
+
+
+def whatif(request: dict[str, Any]) -> dict[str, Any]:
+    """`reasoner whatif EVENT_FILE -o NAME --flip CONCLUSION [--keep GROUP]... [--allow GROUP]... --format json`."""
+    [chosen] = _ordinances((request["ordinance"],))
+    event = _one_event(request)
+    _conclusion(request["flip"], (chosen,))
+    try:
+        return whatif_event(event, chosen, request["flip"], tuple(request.get("keep") or ()),
+                            tuple(request.get("allow") or ()))
+    except WhatIfError as error:
+        raise InputProblem(str(error)) from None
+
+
+def compare(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """`reasoner compare EVENT_FILE [-o NAME]... [--event ID] [--kinds K,K] --format json`."""
+    chosen = _ordinances(request.get("ordinances"))
+    events = [_one_event(request)] if request.get("event_id") is not None else load(request)
+    kinds = request.get("kinds")
+    try:
+        parsed = parse_kinds(",".join(kinds) if kinds is not None else None)
+    except ValueError as error:
+        raise InputProblem(f"kinds: {error}") from None
+    try:
+        return compare_events(events, chosen, parsed)
+    except CompareError as error:
+        raise InputProblem(f"{_name(request)}: {error}") from None
+
+
+def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
+    """`reasoner clauses [NAME [CLAUSE_ID]] --format json`."""
+    chosen = _ordinances((ordinance,) if ordinance else ())
+    if clause_id and clause_id not in registry(chosen[0]).clauses:
+        raise InputProblem(f"{chosen[0]} has no clause {clause_id!r}; list them with: reasoner clauses {chosen[0]}")
+    data = []
+    for name in chosen:
+        reg = registry(name)
+        items = [asdict(c) for c in reg.clauses.values() if clause_id in (None, c.id)]
+        data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
+                     "interpretations": [asdict(i) for i in reg.interpretations.values()]})
+    return data
+
+
+def ordinances() -> list[dict[str, str]]:
+    """The encoded ordinances, each with its jurisdiction and title."""
+    return [{"name": name, "jurisdiction": registry(name).jurisdiction, "title": registry(name).title}
+            for name in encoded_ordinances()]
+
+
+def schema() -> dict[str, Any]:
+    """`reasoner schema`: the JSON Schema of event files."""
+    return Event.model_json_schema()
+
+
+COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare}
+
+
+def run(command: str, request: dict[str, Any]) -> Any:
+    """One solving command, by name (what a worker process runs)."""
+    return COMMANDS[command](request)

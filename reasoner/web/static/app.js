@@ -1,0 +1,418 @@
+// The analyst's page: talks only to this server's JSON API; every text from it goes in as text, never as markup.
+"use strict";
+
+const state = { request: null, ordinances: [], schema: null, clauses: {} };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+const words = (name) => String(name).replaceAll("_", " ");
+const number = (value) => (typeof value === "number" ? value.toLocaleString("en-US") : value);
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method, headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
+  if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), { data, status: response.status });
+  return data;
+}
+
+// ---------------------------------------------------------------- tabs (arrow keys move between them)
+
+function tabs(list, onChange) {
+  const buttons = [...list.querySelectorAll('[role="tab"]')];
+  const select = (chosen) => {
+    for (const button of buttons) {
+      const on = button === chosen;
+      button.setAttribute("aria-selected", on);
+      button.tabIndex = on ? 0 : -1;
+      document.getElementById(button.getAttribute("aria-controls")).hidden = !on;
+    }
+    if (onChange) onChange(chosen);
+  };
+  for (const button of buttons) {
+    button.addEventListener("click", () => select(button));
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = buttons[(buttons.indexOf(button) + step + buttons.length) % buttons.length];
+      next.focus();
+      select(next);
+    });
+  }
+  return select;
+}
+
+// ---------------------------------------------------------------- the form, generated from the event schema
+
+function resolve(schema) {
+  if (schema && schema.$ref) return state.schema.$defs[schema.$ref.split("/").pop()];
+  return schema;
+}
+
+function field(path, schema, required) {
+  schema = resolve(schema);
+  const id = "f-" + path.join("-");
+  const label = words(path[path.length - 1]);
+  const title = schema.description || "";
+  const variants = (schema.anyOf || []).map(resolve);
+  const nonNull = variants.filter((v) => v.type !== "null");
+  if (nonNull.length === 1 && variants.length === 2) return field(path, nonNull[0], required);
+  if (schema.type === "object" && schema.properties) {
+    const set = el("fieldset", { class: "group" }, el("legend", {}, label));
+    for (const [name, sub] of Object.entries(schema.properties)) {
+      set.append(field([...path, name], sub, (schema.required || []).includes(name)));
+    }
+    return set;
+  }
+  if (schema.type === "object" && schema.propertyNames) {  // provisions: an amount per obligation
+    const set = el("fieldset", { class: "group amounts" }, el("legend", {}, label), title && el("p", { class: "hint" }, title));
+    for (const name of resolve(schema.propertyNames).enum) {
+      const sub = `${id}-${name}`;
+      set.append(el("div", { class: "row" }, el("label", { for: sub }, words(name)),
+        el("input", { id: sub, type: "number", min: 0, "data-path": JSON.stringify([...path, name]), "data-type": "integer" })));
+    }
+    return set;
+  }
+  if (schema.type === "array" && schema.items && resolve(schema.items).enum) {
+    const set = el("fieldset", { class: "group choices" }, el("legend", {}, label), title && el("p", { class: "hint" }, title));
+    for (const name of resolve(schema.items).enum) {
+      const sub = `${id}-${name}`;
+      set.append(el("div", { class: "choice" },
+        el("input", { id: sub, type: "checkbox", value: name, "data-path": JSON.stringify(path), "data-type": "set" }),
+        el("label", { for: sub }, words(name))));
+    }
+    return set;
+  }
+  let input;
+  const common = { id, "data-path": JSON.stringify(path), "aria-describedby": title ? id + "-hint" : null };
+  if (schema.enum) {
+    input = el("select", { ...common, "data-type": "string" }, el("option", { value: "" }, "(not stated)"),
+      schema.enum.map((v) => el("option", { value: v, selected: v === schema.default }, words(v))));
+  } else if (schema.type === "boolean") {
+    input = el("select", { ...common, "data-type": "boolean" }, el("option", { value: "" }, "(not stated)"),
+      el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+  } else if (schema.type === "integer") {
+    input = el("input", { ...common, type: "number", min: schema.minimum ?? null, max: schema.maximum ?? null,
+      "data-type": "integer", required: required || null });
+  } else if (nonNull.some((v) => v.type === "integer")) {  // a number, a range or unknown
+    input = el("input", { ...common, type: "text", inputmode: "numeric", "data-type": "amount",
+      placeholder: "3500, 1500..2500 or unknown", required: required || null });
+  } else if (schema.format === "date-time") {
+    input = el("input", { ...common, type: "datetime-local", "data-type": "string", required: required || null });
+  } else if (schema.format === "date") {
+    input = el("input", { ...common, type: "date", "data-type": "string" });
+  } else if (schema.type === "array") {
+    input = el("input", { ...common, type: "text", "data-type": "list", placeholder: "comma-separated" });
+  } else {
+    input = el("input", { ...common, type: "text", "data-type": "string", required: required || null });
+  }
+  return el("div", { class: "row" }, el("label", { for: id }, label, required ? " (required)" : ""), input,
+    title && el("span", { class: "hint", id: id + "-hint" }, title));
+}
+
+function buildForm(schema) {
+  const root = document.getElementById("schema-form");
+  root.replaceChildren(...Object.entries(schema.properties).map(
+    ([name, sub]) => field([name], sub, (schema.required || []).includes(name))));
+}
+
+function put(target, path, value) {
+  let node = target;
+  for (const key of path.slice(0, -1)) node = node[key] ??= {};
+  node[path[path.length - 1]] = value;
+}
+
+function formEvent() {
+  const event = {};
+  for (const input of document.querySelectorAll("#schema-form [data-path]")) {
+    const path = JSON.parse(input.dataset.path);
+    const type = input.dataset.type;
+    if (type === "set") {
+      if (!input.checked) continue;
+      let node = event;
+      for (const key of path.slice(0, -1)) node = node[key] ??= {};
+      (node[path[path.length - 1]] ??= []).push(input.value);
+      continue;
+    }
+    const text = input.value.trim();
+    if (text === "") continue;
+    let value = text;
+    if (type === "integer") value = Number(text);
+    else if (type === "boolean") value = text === "true";
+    else if (type === "list") value = text.split(",").map((s) => s.trim()).filter(Boolean);
+    else if (type === "amount") {
+      const range = text.match(/^(\d+)\s*\.\.\s*(\d+)$/);
+      value = range ? { min: Number(range[1]), max: Number(range[2]) } : /^\d+$/.test(text) ? Number(text) : text;
+    }
+    put(event, path, value);
+  }
+  return event;
+}
+
+// ---------------------------------------------------------------- the law pane
+
+async function showClause(ordinance, clause) {
+  const pane = document.getElementById("law-text");
+  if (!state.clauses[ordinance]) {
+    const [registry] = await api("GET", `/ordinances/${encodeURIComponent(ordinance)}/clauses`);
+    state.clauses[ordinance] = registry;
+  }
+  const registry = state.clauses[ordinance];
+  if (pane.dataset.ordinance !== ordinance) {
+    pane.dataset.ordinance = ordinance;
+    pane.replaceChildren(el("h3", {}, registry.jurisdiction), el("p", { class: "title" }, registry.title),
+      ...registry.clauses.map((c) => el("article", { class: "clause", id: `clause-${ordinance}-${c.id}`, "data-clause": c.id },
+        el("h4", {}, el("span", { class: "clause-id" }, c.id), " ", c.heading,
+          c.numbering === "reconstructed" ? el("span", { class: "note" }, " (numbering ours)") : null),
+        el("p", {}, c.text))));
+  }
+  document.getElementById("law-hint").hidden = true;
+  for (const old of pane.querySelectorAll(".cited")) old.classList.remove("cited");
+  const target = document.getElementById(`clause-${ordinance}-${clause}`);
+  if (target) {
+    target.classList.add("cited");
+    target.scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+}
+
+function clauseLink(ordinance, clause) {
+  return el("button", { type: "button", class: "clause-link", "data-ordinance": ordinance, "data-clause": clause,
+    "aria-label": `show clause ${clause} of ${ordinance}`,
+    onclick: (event) => { event.stopPropagation(); showClause(ordinance, clause); } }, clause);
+}
+
+// ---------------------------------------------------------------- results per ordinance
+
+const STATUS = { permit_required: "permit required", exempt: "exempt", not_regulated: "not regulated",
+  possibly_required: "possibly required" };
+const KIND_TITLES = { regulated: "Why it is regulated", exemption: "Exemptions", permit_required: "Permit",
+  permits: "Permits", obligation: "Obligations", deadline: "Deadlines", late: "Filed late", on_time: "Filed on time",
+  restriction: "Restrictions", application_requirement: "Application requirements",
+  application_missing: "Missing from the application", signers: "Signers", procedure: "Procedure",
+  denial_ground: "Grounds for denial", revocation_ground: "Grounds for revocation", penalty: "Penalties",
+  shortfall: "Shortfalls", interpretation: "Interpretations" };
+
+function amount(c) {
+  if (c.range) return `${number(c.range[0])}–${number(c.range[1])}${c.unit && c.unit !== "count" ? " " + c.unit : ""}`;
+  if (c.value === null || c.value === undefined) return "";
+  if (c.unit === "usd") return "$" + number(c.value);
+  if (c.kind === "late" || c.kind === "on_time") return `${number(c.value)} day(s)`;
+  if (c.unit && c.unit !== "count") return `${number(c.value)} ${c.unit}`;
+  return number(c.value);
+}
+
+function conclusionLine(record, c) {
+  const parts = [el("span", { class: "name" }, words(c.name))];
+  const value = amount(c);
+  if (value !== "") parts.push(": ", el("strong", { class: "value" }, value));
+  if (c.kind === "shortfall") parts.push(el("span", { class: "short" }, ` (required ${number(c.required)}, provided ${number(c.provided)})`));
+  if (c.kind === "penalty" && (c.min !== undefined || c.max !== undefined)) {
+    parts.push(` ${c.min !== null && c.min !== undefined ? "$" + number(c.min) : ""}–${c.max !== null && c.max !== undefined ? "$" + number(c.max) : ""}`);
+  }
+  if (c.modality === "may") parts.push(el("span", { class: "modality" }, " may"));
+  if (c.alternative) {
+    const other = c.alternative;
+    parts.push(el("span", { class: "hint" }, ` (or ${words(other.name)}${other.value !== null && other.value !== undefined ? ": " + amount(other) : ""})`));
+  }
+  if (c.certainty) parts.push(el("span", { class: `certainty ${c.certainty}` }, c.certainty));
+  return parts;
+}
+
+function renderRecord(record) {
+  const status = STATUS[record.status] || words(record.status);
+  const section = el("section", { class: `panel status-${record.status}`, id: `panel-${record.ordinance}`,
+    "aria-labelledby": `panel-title-${record.ordinance}` },
+    el("h3", { id: `panel-title-${record.ordinance}` }, record.jurisdiction,
+      el("span", { class: "ordinance-name" }, ` (${record.ordinance})`)),
+    el("p", { class: "title" }, record.title),
+    el("p", { class: "status" }, el("span", { class: "badge" }, status)));
+  const groups = new Map();
+  for (const c of record.conclusions) {
+    if (!groups.has(c.kind)) groups.set(c.kind, []);
+    groups.get(c.kind).push(c);
+  }
+  for (const [kind, items] of groups) {
+    const list = el("ul", { class: "conclusions" });
+    for (const c of items) {
+      const holder = el("div", { class: "explanation", hidden: true });
+      const toggle = el("button", { type: "button", class: "conclusion", "aria-expanded": "false",
+        "data-kind": c.kind, "data-name": c.name }, conclusionLine(record, c));
+      toggle.addEventListener("click", () => unfold(toggle, holder, record, c));
+      list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle,
+        el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
+        c.text ? el("p", { class: "interpretation" }, c.text) : null, holder));
+    }
+    section.append(el("h4", {}, KIND_TITLES[kind] || words(kind)), list);
+  }
+  if (record.unknown && record.unknown.length) {
+    section.append(el("p", { class: "hint" }, `Unknown: ${record.unknown.join(", ")}`));
+  }
+  return section;
+}
+
+async function unfold(toggle, holder, record, c) {
+  const open = toggle.getAttribute("aria-expanded") === "true";
+  toggle.setAttribute("aria-expanded", String(!open));
+  holder.hidden = open;
+  if (open || holder.dataset.loaded) return;
+  holder.replaceChildren(el("p", { class: "hint" }, "Explaining…"));
+  try {
+    const [report] = await api("POST", "/explain", { ...state.request, ordinances: [record.ordinance],
+      conclusion: c.name, event_id: record.event });
+    holder.replaceChildren(renderExplanation(report, record.ordinance, c));
+    holder.dataset.loaded = "yes";
+  } catch (error) {
+    holder.replaceChildren(el("p", { class: "error" }, error.message));
+  }
+}
+
+function renderExplanation(report, ordinance, c) {
+  // Every conclusion by that name: an obligation's quantity (the arithmetic) first, then the duty and any shortfall.
+  const trees = [...report.trees].sort((a, b) => a.atom.startsWith("quantity(") ? -1 : b.atom.startsWith("quantity(") ? 1 : 0);
+  const root = el("div", { class: "tree" });
+  if (!report.holds) root.append(el("p", {}, "Does not hold."), report.why_not.map((w) => el("pre", {}, JSON.stringify(w, null, 2))));
+  root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, trees.map((t) => node(t, ordinance, null))));
+  return root;
+}
+
+function node(tree, ordinance, parentClause) {
+  const item = el("li", { role: "treeitem", class: `step ${tree.kind}` });
+  const head = el("div", { class: "step-head" });
+  if (tree.because) head.append(el("span", { class: "because" }, tree.because));
+  else head.append(el("code", { class: "atom" }, tree.atom));
+  if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
+  if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
+  item.append(head);
+  if (tree.because) item.append(el("code", { class: "atom small" }, tree.atom));
+  if (tree.conditions && tree.conditions.length) {
+    item.append(el("p", { class: "conditions" }, "given ", tree.conditions.join("; ")));
+  }
+  if (tree.words && tree.clause !== parentClause) {
+    item.append(el("details", {}, el("summary", {}, `the words of ${tree.clause}`), el("blockquote", {}, tree.words)));
+  }
+  if (tree.children && tree.children.length) {
+    item.append(el("ul", { role: "group" }, tree.children.map((child) => node(child, ordinance, tree.clause || parentClause))));
+  }
+  return item;
+}
+
+// ---------------------------------------------------------------- questions and the comparison
+
+function renderQuestions(report) {
+  const list = document.getElementById("question-list");
+  list.replaceChildren(...report.questions.map((q) => el("li", {},
+    el("strong", {}, q.fact),
+    q.settles_permit_for.length ? ` settles the permit duty for ${q.settles_permit_for.join(", ")}` : "",
+    ` (${q.settled_by_any_answer} conclusion(s) settled by any answer)`,
+    el("ul", {}, q.answers.map((a) => el("li", {},
+      "from" in a ? `${number(a.from)}–${number(a.to)}` : String(a.value), " → ",
+      Object.entries(a.permit).map(([o, s]) => `${o}: ${words(s)}`).join(", "),
+      "settles" in a ? ` (settles ${a.settles})` : ""))))));
+  document.getElementById("questions").hidden = report.questions.length === 0;
+}
+
+function renderComparison(tables) {
+  const root = document.getElementById("comparison");
+  root.replaceChildren();
+  for (const table of tables) {
+    const names = table.ordinances.map((o) => o.ordinance);
+    root.append(el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `comparison for ${table.event}` },
+      el("table", { class: "comparison" },
+        el("caption", {}, `${table.event}: each ordinance side by side; ★ marks the strictest where they differ`),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "conclusion"),
+          table.ordinances.map((o) => el("th", { scope: "col" }, o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
+        el("tbody", {}, table.rows.map((row) => el("tr", {},
+          el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null),
+          names.map((name) => {
+            const cell = row.cells[name];
+            return el("td", { class: `${cell.state}${cell.strictest ? " strictest" : ""}` },
+              cell.strictest ? el("span", { class: "star", "aria-label": "strictest" }, "★ ") : null, cell.text);
+          })))))));
+  }
+}
+
+// ---------------------------------------------------------------- submitting
+
+function currentRequest() {
+  const filed = document.getElementById("filed").value;
+  const ordinances = [...document.querySelectorAll("#ordinance-choices input:checked")].map((i) => i.value);
+  const base = { ordinances, ...(filed ? { filed } : {}) };
+  if (document.getElementById("tab-form").getAttribute("aria-selected") === "true") return { ...base, event: formEvent() };
+  const source = document.getElementById("source");
+  return { ...base, source: source.value, filename: source.dataset.filename || "pasted event" };
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const status = document.getElementById("status");
+  const error = document.getElementById("error");
+  error.replaceChildren();
+  const request = currentRequest();
+  if (!request.ordinances.length) {
+    error.append(el("p", {}, "Choose at least one ordinance."));
+    return;
+  }
+  status.textContent = "Evaluating…";
+  try {
+    const records = await api("POST", "/evaluate", request);
+    const { filed, ...rest } = request;  // explain, questions and compare take no filing date, as in the CLI
+    state.request = rest;
+    document.getElementById("panels").replaceChildren(...records.map(renderRecord));
+    document.getElementById("results").hidden = false;
+    status.textContent = `${records.length} result(s).`;
+    const heading = document.getElementById("results-title");
+    heading.scrollIntoView({ block: "start" });
+    heading.focus({ preventScroll: true });
+    const uncertain = records.some((r) => r.unknown && r.unknown.length);
+    const events = new Set(records.map((r) => r.event));
+    document.getElementById("questions").hidden = true;
+    if (uncertain && events.size === 1) {
+      api("POST", "/questions", { ...state.request }).then(renderQuestions).catch(() => {});
+    }
+    document.getElementById("comparison").replaceChildren(el("p", { class: "hint" }, "Comparing…"));
+    api("POST", "/compare", { ...state.request }).then(renderComparison).catch((e) =>
+      document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
+  } catch (failure) {
+    status.textContent = "";
+    const problems = (failure.data && failure.data.problems) || [];
+    error.append(el("p", {}, failure.message),
+      problems.length > 1 ? el("ul", {}, problems.map((p) => el("li", {}, p.field ? `${p.field}: ${p.message}` : p.message))) : null);
+  }
+}
+
+async function start() {
+  tabs(document.querySelector("#input .tabs"));
+  tabs(document.querySelector("#results .tabs"));
+  document.getElementById("input").addEventListener("submit", submit);
+  document.getElementById("upload").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    const source = document.getElementById("source");
+    source.value = await file.text();
+    source.dataset.filename = file.name;
+  });
+  document.getElementById("source").addEventListener("input", (event) => { delete event.target.dataset.filename; });
+  const [ordinances, schema] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema")]);
+  state.schema = schema;
+  document.getElementById("ordinance-choices").replaceChildren(...ordinances.map((o) => el("div", { class: "choice" },
+    el("input", { type: "checkbox", id: `o-${o.name}`, value: o.name, checked: true }),
+    el("label", { for: `o-${o.name}` }, el("strong", {}, o.name), ` — ${o.jurisdiction}`))));
+  buildForm(schema);
+}
+
+document.addEventListener("DOMContentLoaded", start);

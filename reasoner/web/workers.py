@@ -1,0 +1,110 @@
+"""Solving off the server's process: a few long-lived worker processes, each answering one request at a time.
+
+clingo cannot interrupt grounding, so a request that outlives the time limit is ended by killing its worker,
+which is then replaced; the server itself never blocks on a solve. Workers start with `forkserver` (as batch
+workers do), so they never inherit the server's threads.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import threading
+from multiprocessing.connection import Connection
+from typing import Any
+
+
+class TimeLimit(Exception):
+    """No answer within the time limit (the worker was killed)."""
+
+
+class Busy(Exception):
+    """No worker became free within the time limit."""
+
+
+def _serve(connection: Connection) -> None:
+    """A worker's loop: run each (command, request) and send back (True, result) or (False, exception)."""
+    from . import library
+
+    while True:
+        try:
+            command, request = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer = (True, library.run(command, request))
+        except library.InputProblem as problem:
+            answer = (False, problem)
+        except Exception as error:  # noqa: BLE001 - sent to the server, which answers 500
+            answer = (False, RuntimeError(f"{type(error).__name__}: {error}"))
+        connection.send(answer)
+
+
+class _Worker:
+    def __init__(self, context: Any):
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child,), name="reasoner-web-worker", daemon=True)
+        self.process.start()
+        child.close()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+class Pool:
+    """`size` workers; `call` waits for a free one (at most `time_limit`), then for its answer (at most `time_limit`)."""
+
+    def __init__(self, size: int, time_limit: float):
+        self.time_limit = time_limit
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(["reasoner.web.library"])
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._all: set[_Worker] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        for _ in range(size):
+            self._release(self._start())
+
+    def _start(self) -> _Worker:
+        worker = _Worker(self._context)
+        with self._lock:
+            self._all.add(worker)
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        self._idle.put(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        with self._lock:
+            self._all.discard(worker)
+        worker.stop()
+        if not self._closed:
+            self._release(self._start())
+
+    def call(self, command: str, request: dict[str, Any]) -> Any:
+        try:
+            worker = self._idle.get(timeout=self.time_limit)
+        except queue.Empty:
+            raise Busy() from None
+        try:
+            worker.connection.send((command, request))
+            if not worker.connection.poll(self.time_limit):
+                self._replace(worker)
+                raise TimeLimit()
+            done, value = worker.connection.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            self._replace(worker)
+            raise RuntimeError("the worker process ended without an answer") from None
+        self._release(worker)
+        if not done:
+            raise value
+        return value
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            workers, self._all = list(self._all), set()
+        for worker in workers:
+            worker.stop()

@@ -1,0 +1,169 @@
+"""`reasoner serve`'s JSON API answers what the CLI's --format json prints, byte for byte, for every bundled
+example; bad input gets the CLI's messages as a 422, a large body a 413, a slow solve a 503."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[test]'")
+
+from reasoner.cli import main  # noqa: E402
+from reasoner.event import load_events  # noqa: E402
+from reasoner.render import printable  # noqa: E402
+from web_server import running_server  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "facts" / "events").glob("*.yaml"))
+BAD = sorted((Path(__file__).parent / "bad_events").iterdir())
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server(workers=2, time_limit=120) as url:
+        yield url
+
+
+def call(url: str, method: str, path: str, body: object = None, raw: bytes | None = None) -> tuple[int, bytes]:
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(url + path, data=data, method=method,
+                                     headers={"content-type": "application/json"} if data is not None else {})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def source(path: Path) -> dict:
+    return {"source": path.read_text(encoding="utf-8"), "filename": str(path)}
+
+
+# The CLI's options in its messages, and the request fields that stand for them in the API's.
+OPTIONS = {"--event ID": "event_id", "--filed:": "filed:", "--kinds:": "kinds:"}
+
+
+def same_message(api: str, output: str) -> bool:
+    """The CLI's words; it shows control characters as escapes, where JSON carries them escaped."""
+    api = printable(api)
+    for option, field in OPTIONS.items():
+        output = output.replace(option, field)
+    return " ".join(api.split()) in " ".join(output.split())
+
+
+def agree(server: str, endpoint: str, body: dict, *args: str) -> None:
+    """The API and the CLI give the same bytes, or both refuse with the same message."""
+    code, output = cli(*args, "--format", "json")
+    status, answer = call(server, "POST", endpoint, body)
+    if code == 0:
+        assert status == 200, answer
+        assert answer.decode("utf-8") == output
+    else:
+        assert (code, status) == (2, 422), (output, answer)
+        assert same_message(json.loads(answer)["message"], output)
+
+
+def settled(path: Path) -> bool:
+    events = load_events(path)
+    return len(events) == 1 and not events[0].has_unknowns
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_every_bundled_example_answers_as_the_cli_does(server, example):
+    agree(server, "/evaluate", source(example), "evaluate", str(example))
+    agree(server, "/evaluate", {**source(example), "ordinances": ["trempealeau", "gem"], "filed": "2027-05-01"},
+          "evaluate", str(example), "-o", "trempealeau", "-o", "gem", "--filed", "2027-05-01")
+    agree(server, "/compare", source(example), "compare", str(example))
+    agree(server, "/explain", {**source(example), "conclusion": "permit_required"},
+          "explain", str(example), "permit_required")
+    agree(server, "/explain", {**source(example), "conclusion": "toilets", "ordinances": ["trempealeau"]},
+          "explain", str(example), "toilets", "-o", "trempealeau")
+    agree(server, "/questions", source(example), "questions", str(example))
+    first = load_events(example)[0].id
+    agree(server, "/explain", {**source(example), "conclusion": "toilets", "event_id": first},
+          "explain", str(example), "toilets", "--event", first)
+    if settled(example):
+        agree(server, "/whatif", {**source(example), "ordinance": "trempealeau", "flip": "permit_required"},
+              "whatif", str(example), "-o", "trempealeau", "--flip", "permit_required")
+
+
+def test_an_event_given_as_json_answers_as_its_file_does(server):
+    example = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
+    event = json.loads(json.dumps(load_events(example)[0].model_dump(mode="json", exclude_none=True)))
+    _, output = cli("evaluate", str(example), "-o", "trempealeau", "--format", "json")
+    status, answer = call(server, "POST", "/evaluate", {"event": event, "ordinances": ["trempealeau"]})
+    assert status == 200 and answer.decode() == output
+
+
+@pytest.mark.parametrize("bad", BAD, ids=lambda p: p.name)
+def test_a_bad_event_file_is_a_422_with_the_cli_s_field_level_messages(server, bad):
+    code, output = cli("evaluate", str(bad))
+    status, answer = call(server, "POST", "/evaluate", {"source": bad.read_text(encoding="utf-8"), "filename": str(bad)})
+    refusal = json.loads(answer)
+    assert (code, status) == (2, 422)
+    assert same_message(refusal["message"], output)
+    for problem in refusal["problems"]:
+        assert problem["message"] in refusal["message"]
+
+
+def test_bad_options_are_422s_naming_the_field(server):
+    example = source(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
+    status, answer = call(server, "POST", "/evaluate", {**example, "ordinances": ["atlantis"]})
+    assert status == 422 and "unknown ordinance 'atlantis'" in json.loads(answer)["message"]
+    status, answer = call(server, "POST", "/whatif", {**example, "ordinance": "trempealeau"})
+    assert status == 422 and json.loads(answer)["problems"] == [{"field": "flip", "message": "Field required"}]
+    status, answer = call(server, "POST", "/evaluate", raw=b'{"event": {"id": "a", "id": "b"}}')
+    assert status == 422 and "the key 'id' is written twice" in json.loads(answer)["message"]
+
+
+def test_the_law_endpoints_answer_as_the_cli_does(server):
+    for path, args in [("/ordinances/trempealeau/clauses", ("clauses", "trempealeau")),
+                       ("/ordinances/gem/clauses/5.health-2", ("clauses", "gem", "5.health-2"))]:
+        status, answer = call(server, "GET", path)
+        assert status == 200 and answer.decode() == cli(*args, "--format", "json")[1]
+    status, answer = call(server, "GET", "/schema")
+    assert status == 200 and answer.decode() == cli("schema")[1]
+    status, answer = call(server, "GET", "/ordinances")
+    assert [o["name"] for o in json.loads(answer)] == ["trempealeau", "village", "vermont", "gem", "fulton"]
+    status, answer = call(server, "GET", "/ordinances/trempealeau/clauses/9.99")
+    assert status == 404 and "has no clause '9.99'" in json.loads(answer)["message"]
+
+
+def test_the_openapi_schema_and_the_docs_are_served_from_here(server):
+    status, answer = call(server, "GET", "/openapi.json")
+    paths = json.loads(answer)["paths"]
+    assert {"/evaluate", "/explain", "/questions", "/whatif", "/compare", "/ordinances",
+            "/ordinances/{name}/clauses", "/ordinances/{name}/clauses/{clause_id}", "/schema"} <= set(paths)
+    status, page = call(server, "GET", "/docs")
+    assert status == 200 and b"/docs-static/swagger-ui-bundle.js" in page and b"https://" not in page
+    assert call(server, "GET", "/docs-static/swagger-ui-bundle.js")[0] == 200
+
+
+def test_the_page_and_its_files_load_nothing_from_elsewhere(server):
+    for path in ("/", "/static/app.js", "/static/app.css"):
+        status, text = call(server, "GET", path)
+        assert status == 200 and b"http://" not in text and b"https://" not in text
+
+
+def test_a_body_past_the_limit_is_a_413(server):
+    status, answer = call(server, "POST", "/evaluate", raw=b" " * (3 * 1024 * 1024))
+    assert status == 413 and "larger than" in json.loads(answer)["message"]
+
+
+def test_a_solve_past_the_time_limit_is_a_503_and_the_server_goes_on():
+    example = source(ROOT / "facts" / "events" / "unknown-festival.yaml")
+    with running_server(workers=1, time_limit=0.05) as url:
+        status, answer = call(url, "POST", "/questions", example)
+        assert status == 503
+        assert json.loads(answer)["message"].startswith("no answer within the time limit of 0.05 s")
+        status, _ = call(url, "GET", "/ordinances")
+        assert status == 200
