@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from datetime import date
@@ -359,10 +360,17 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
         raise SystemExit(1)
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """click's FloatRange lets nan through (every comparison with it is false): refuse it."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number from 0 to 100")
+    return value
+
+
 @main.command("coverage")
 @click.argument("scenarios", type=click.Path(file_okay=False), default="tests/scenarios")
 @ORDINANCE
-@click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True,
+@click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True, callback=_finite,
               help="Exit 1 when an ordinance's coverage of operative clauses is below this percentage.")
 @FORMAT
 def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: float, output_format: str) -> None:
