@@ -283,13 +283,23 @@ class _Processes(_Window):
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         if method == "forkserver":
+            from multiprocessing import forkserver
+
             context.set_forkserver_preload(["reasoner.batch", "reasoner.conclusions"])
+            # Started now with SIGINT ignored, which it inherits: a Ctrl-C while it imports the preloaded modules
+            # would print its own traceback. The parent stops it (and the workers) itself.
+            previous = _hold_interrupts()  # ignored, not deferred: only SIG_IGN outlives exec
+            try:
+                forkserver.ensure_running()
+            finally:
+                _release_interrupts(previous)
         self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
                                             max_tasks_per_child=recycle_after)
         self.window = workers + 2
 
     def submit(self, chunk: Chunk) -> Any:
-        return self.executor.submit(evaluate_chunk, chunk)
+        with _Deferred():  # a worker cut off while it starts would print a traceback of its own
+            return self.executor.submit(evaluate_chunk, chunk)
 
     def close(self, cancel: bool = False) -> None:
         if not cancel:
@@ -682,6 +692,27 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
             _release_interrupts(previous)
     summary.seconds = perf_counter() - started
     return summary
+
+
+class _Deferred:
+    """Ctrl-C held back while processes start, then raised: a process started with SIGINT ignored inherits
+    that, and one cut off half-started prints a traceback of its own."""
+
+    def __enter__(self) -> None:
+        import threading
+
+        self.previous, self.hit = None, False
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.hit = True
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            if self.hit:
+                signal.raise_signal(signal.SIGINT)  # to the handler in place, as if it came now
 
 
 def _hold_interrupts() -> Any:

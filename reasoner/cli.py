@@ -8,6 +8,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import sys
 from datetime import date
 from pathlib import Path
@@ -594,6 +595,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     Example: reasoner batch applications.jsonl --out results.jsonl --workers 2
     """
     hint = (f"the rows done so far are kept in {output}.part; run the same command with --resume to continue")
+    signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
                errors_path, scheduler, resume, restart, show_progress)
@@ -601,6 +603,12 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
         raise SystemExit(130) from None
+
+
+def _first_interrupt(signum: int, frame: Any) -> None:
+    """Ctrl-C stops the batch; a second one, while it stops, changes nothing (it never hangs the stop)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def _say(line: str) -> None:
@@ -645,6 +653,7 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
     except BatchInputError as error:
         raise InputError(str(error)) from None
     except BatchFault as error:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         kept = Path(output + ".part.state.json").is_file()
         _say(f"stopped: {error}; " + (f"the rows done so far are kept in {output}.part; run the same command with "
                                        "--resume to continue" if kept else "nothing was written"))
