@@ -17,19 +17,22 @@ chunk size or scheduler.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from .loading import DuplicateKey, unique_object, unreadable_value
-from .batch_io import (BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_text, error_csv_row,
-                       error_json, error_record, input_format, output_format)
+from .loading import DuplicateKey, shown, unique_object, unreadable_value
+from .batch_io import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
+                       error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
 FIRST_CHUNK = 125          # with a progress bar, chunks grow from this to --chunk-size, doubling: results within a second
@@ -48,6 +51,7 @@ class Chunk:
     records: list[Record]
     output_format: str                 # jsonl or csv
     errors_format: str | None          # errors to their own file in this format; None: into the output
+    layout: str | None = None          # a CSV output's: wide (a row per event) or long (a row per event and ordinance)
 
 
 @dataclass
@@ -122,16 +126,20 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     return [body for event in events for body in _bodies([event], ordinances, timings)]
 
 
-def _csv_body(body: Any) -> list[str]:
-    """The CSV cells of a Body after the event id, worked out once per Body (Bodies recur, as atoms do)."""
+def _csv_body(body: Any, layout: str) -> list[Any]:
+    """The CSV cells of a Body in `layout` (after the event id in a long row; its ordinance's block in a wide
+    one), worked out once per Body and layout (Bodies recur, as atoms do)."""
     if body.extra is None:
+        body.extra = {}
+    cells = body.extra.get(layout)
+    if cells is None:
         from .registry import registry
 
         record = {"event": "", "ordinance": body.ordinance, "jurisdiction": registry(body.ordinance).jurisdiction,
                   "status": body.status, "permit_required": body.status == "permit_required",
                   "conclusions": body.conclusions}
-        body.extra = csv_cells(record)[1:]
-    return body.extra
+        cells = body.extra[layout] = wide_cells(record) if layout == "wide" else csv_cells(record)[1:]
+    return cells
 
 
 def _likeness(event: Any) -> int:
@@ -167,6 +175,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     evaluated = failed = rows = 0
     position = 0
     csv_out = chunk.output_format == "csv"
+    wide = csv_out and chunk.layout == "wide"
     for record, (event, given_id, problems) in zip(chunk.records, checked):
         if event is not None and not getattr(event, "has_unknowns", False):
             mine = bodies[position:position + width]
@@ -175,12 +184,15 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
             if broken is not None:
                 problems = [("", f"could not be evaluated: {broken}")]
             else:
-                if csv_out:
-                    out.extend([event.id, *_csv_body(body), record.source, record.line, ""] for body in mine)
+                if wide:
+                    out.append([event.id, event.name or "", *(c for body in mine for c in _csv_body(body, "wide")),
+                                record.source, record.line, ""])
+                elif csv_out:
+                    out.extend([event.id, *_csv_body(body, "long"), record.source, record.line, ""] for body in mine)
                 else:
                     out.extend(body.json(event.id) + "\n" for body in mine)
                 evaluated += 1
-                rows += width
+                rows += 1 if wide else width
                 continue
         elif event is not None:
             from .unknowns import evaluate_any
@@ -190,17 +202,23 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
             except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
                 problems = [("", f"could not be evaluated: {error}")]
             else:
-                for result in results:
-                    out.append(csv_cells(result) + [record.source, record.line, ""] if csv_out
-                               else json.dumps(result, ensure_ascii=False) + "\n")
+                if wide:
+                    out.append([event.id, event.name or "", *(c for result in results for c in wide_cells(result)),
+                                record.source, record.line, ""])
+                else:
+                    for result in results:
+                        out.append(csv_cells(result) + [record.source, record.line, ""] if csv_out
+                                   else json.dumps(result, ensure_ascii=False) + "\n")
                 evaluated += 1
-                rows += len(results)
+                rows += 1 if wide else len(results)
                 continue
         failed += 1
         error = error_record(record.source, record.line, given_id, problems)
         apart = chunk.errors_format is not None
-        as_csv = (chunk.errors_format if apart else chunk.output_format) == "csv"
-        (errors if apart else out).append(error_csv_row(error) if as_csv else error_json(error))
+        if apart:
+            errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else error_json(error))
+        else:
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out else error_json(error))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
     output_text = (csv_text(out) if csv_out else "".join(out)).encode("utf-8", "backslashreplace")
@@ -265,16 +283,43 @@ class _Processes(_Window):
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         if method == "forkserver":
+            from multiprocessing import forkserver
+
             context.set_forkserver_preload(["reasoner.batch", "reasoner.conclusions"])
+            # Started now with SIGINT ignored, which it inherits: a Ctrl-C while it imports the preloaded modules
+            # would print its own traceback. The parent stops it (and the workers) itself.
+            previous = _hold_interrupts()  # ignored, not deferred: only SIG_IGN outlives exec
+            try:
+                forkserver.ensure_running()
+            finally:
+                _release_interrupts(previous)
         self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
                                             max_tasks_per_child=recycle_after)
         self.window = workers + 2
 
     def submit(self, chunk: Chunk) -> Any:
-        return self.executor.submit(evaluate_chunk, chunk)
+        with _Deferred():  # a worker cut off while it starts would print a traceback of its own
+            return self.executor.submit(evaluate_chunk, chunk)
 
     def close(self, cancel: bool = False) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=cancel)
+        if not cancel:
+            self.executor.shutdown(wait=True)
+            return
+        # Stopped (Ctrl-C, a fault): the chunks in flight are not waited for, which took seconds; their
+        # records are done again by --resume. Workers ignore SIGINT, so they are ended here.
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        deadline = perf_counter() + 0.5
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(max(0.0, deadline - perf_counter()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(0.5)
+        self.executor.shutdown(wait=True)
 
 
 class _Dask(_Window):
@@ -319,91 +364,193 @@ class BatchSummary:
 
 
 class _Sink:
-    """OUTPUT.part (and ERRORS.part) with a checkpoint; moved into place when the run is done."""
+    """OUTPUT.part (and ERRORS.part) with a checkpoint; moved into place, together, when the run is done.
 
-    def __init__(self, output: str, errors: str | None, fingerprint: dict[str, Any]):
+    The .part files are locked (an OS lock, released when the process ends however it ends) while a run
+    writes them: a second batch on the same OUTPUT is refused, never interleaved with the first."""
+
+    def __init__(self, output: str, errors: str | None, run: dict[str, Any]):
         self.output, self.errors = output, errors
+        self.paths = [p for p in (errors, output) if p]   # the output last: when it is in place, all is
         self.state_path = Path(output + ".part.state.json")
-        self.fingerprint = fingerprint
+        self.run = run
         self.handles: dict[str, Any] = {}
+        self.created: list[Path] = []
+        self.input_mark: dict[str, Any] = {}
+        self.state: dict[str, Any] | None = None
+        self.opened = False
 
     def _part(self, path: str) -> Path:
         return Path(path + ".part")
 
-    def open(self, resume: bool, summary: BatchSummary) -> None:
-        paths = [p for p in (self.output, self.errors) if p]
-        state = None
-        if resume and self.state_path.is_file():
-            try:
-                state = json.loads(self.state_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read; run again without --resume") from None
-            if state.get("version") != STATE_VERSION or state.get("run") != self.fingerprint:
-                raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or ordinances; "
-                                      "run again without --resume to start over")
-            for path in paths:
-                if not self._part(path).is_file() or self._part(path).stat().st_size < state["bytes"][path]:
-                    raise BatchInputError(f"{self._part(path)}: shorter than its checkpoint; run again without --resume")
-        for path in paths:
-            part = self._part(path)
-            if not part.parent.is_dir() or (part.exists() and not os.access(part, os.W_OK)):
-                raise BatchInputError(f"{path}: cannot write there")
-            if state is not None:
-                handle = open(part, "r+b")  # noqa: SIM115 - closed in close()
-                handle.truncate(state["bytes"][path])  # rows written after the checkpoint are written again
+    def open(self, resume: bool, restart: bool, summary: BatchSummary) -> None:
+        if self.state_path.exists() and not self.state_path.is_file():
+            raise BatchInputError(f"{self.state_path}: not a checkpoint file (a folder or a device is in its place); "
+                                  "remove it")
+        leftover = self.state_path.exists() or any(self._part(p).exists() for p in self.paths)
+        for path in self.paths:
+            self._lock(path)
+        if leftover and not (resume or restart):
+            raise BatchInputError(f"{self._part(self.output)}: an interrupted run's rows are there; continue it with "
+                                  "--resume, or start over with --restart")
+        state = self._checkpoint() if resume and not restart and self.state_path.exists() else None
+        try:
+            for path in self.paths:
+                handle = self.handles[path]
+                handle.truncate(state["bytes"][path] if state else 0)  # rows after the checkpoint are written again
                 handle.seek(0, os.SEEK_END)
-            else:
-                try:
-                    handle = open(part, "wb")  # noqa: SIM115
-                except OSError as error:
-                    raise BatchInputError(f"{path}: cannot write there ({error.strerror})") from None
-                if Path(path).suffix.lower() == ".csv":
-                    handle.write(csv_header().encode("utf-8"))
-            self.handles[path] = handle
+                if state is None and self.header and path == self.output:
+                    handle.write(self.header.encode("utf-8"))
+                elif state is None and self.errors_header and path == self.errors:
+                    handle.write(self.errors_header.encode("utf-8"))
+        except OSError as error:
+            raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
         if state is not None:
             for key in ("records", "events", "failed", "rows"):
                 setattr(summary, key, state[key])
             summary.resumed = summary.records
             summary.resumed_events = summary.events
-        self._save(summary)
+            self.input_mark = state["input"]
+            self.state = state
+        self.opened = True
+        self._save(summary, self.input_mark)
 
-    def append(self, result: ChunkResult, summary: BatchSummary) -> None:
-        self.handles[self.output].write(result.output)
-        if self.errors and result.errors:
-            self.handles[self.errors].write(result.errors)
-        self._save(summary)
+    header = ""          # written first into a new OUTPUT (CSV)
+    errors_header = ""   # and into a new ERRORS
 
-    def _save(self, summary: BatchSummary) -> None:
-        for handle in self.handles.values():
-            handle.flush()
-        state = {"version": STATE_VERSION, "run": self.fingerprint, "records": summary.records,
-                 "events": summary.events, "failed": summary.failed, "rows": summary.rows,
-                 "bytes": {path: handle.tell() for path, handle in self.handles.items()}}
-        temporary = self.state_path.with_name(self.state_path.name + ".tmp")
-        temporary.write_text(json.dumps(state), encoding="utf-8")
-        os.replace(temporary, self.state_path)
+    def _lock(self, path: str) -> None:
+        import fcntl
+
+        part = self._part(path)
+        if not part.parent.is_dir():
+            raise BatchInputError(f"{path}: cannot write there (no such folder)")
+        existed = part.exists()
+        try:
+            handle = open(os.open(part, os.O_RDWR | os.O_CREAT, 0o666), "r+b")  # noqa: SIM115 - closed in close()
+        except OSError as error:
+            raise BatchInputError(f"{path}: cannot write there ({error.strerror})") from None
+        if not existed:
+            self.created.append(part)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise BatchInputError(f"{path}: another batch is writing it{self._holder()}; wait for it to end, "
+                                  "or give another --out") from None
+        self.handles[path] = handle
+
+    def _holder(self) -> str:
+        """The running batch that holds the lock, as its checkpoint names it."""
+        try:
+            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+            return f" (process {int(state['pid'])}, reading {state['run']['input']})"
+        except (OSError, ValueError, KeyError, TypeError):
+            return ""
+
+    def _checkpoint(self) -> dict[str, Any]:
+        """The checkpoint, checked key by key: anything else is refused, never half-trusted."""
+        restart = "run again with --restart to start over"
+        try:
+            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read ({error}); {restart}") from None
+        problem = _checkpoint_problem(state, self.paths)
+        if problem:
+            raise BatchInputError(f"{self.state_path}: not a checkpoint of this program ({problem}); {restart}")
+        if state["run"] != self.run:
+            raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
+                                  f"ordinances (or another --layout); {restart}")
+        for path in self.paths:
+            if self._part(path).stat().st_size < state["bytes"][path]:
+                raise BatchInputError(f"{self._part(path)}: shorter than its checkpoint; {restart}")
+        return state
+
+    def append(self, result: ChunkResult, summary: BatchSummary, mark: dict[str, Any]) -> None:
+        path = self.output
+        try:
+            self.handles[path].write(result.output)
+            if self.errors and result.errors:
+                path = self.errors
+                self.handles[path].write(result.errors)
+        except OSError as error:
+            raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
+        self._save(summary, mark)
+
+    def _save(self, summary: BatchSummary, mark: dict[str, Any]) -> None:
+        try:
+            for handle in self.handles.values():
+                handle.flush()
+            state = {"version": STATE_VERSION, "run": self.run, "pid": os.getpid(), "records": summary.records,
+                     "events": summary.events, "failed": summary.failed, "rows": summary.rows,
+                     "bytes": {path: handle.tell() for path, handle in self.handles.items()}, "input": mark}
+            temporary = self.state_path.with_name(self.state_path.name + ".tmp")
+            temporary.write_text(json.dumps(state), encoding="utf-8")
+            os.replace(temporary, self.state_path)
+        except OSError as error:
+            raise BatchFault(f"{self.state_path}: cannot write the checkpoint ({error.strerror})") from None
 
     def commit(self) -> None:
-        for path, handle in self.handles.items():
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-            os.replace(self._part(path), path)
-        self.handles.clear()
+        """Put ERRORS, then OUTPUT, in place; should a rename fail, the ones done are undone, so that
+        either all are committed or none is and --resume still works."""
+        done: list[str] = []
+        try:
+            for handle in self.handles.values():
+                handle.flush()
+                os.fsync(handle.fileno())
+            for path in self.paths:
+                os.replace(self._part(path), path)
+                done.append(path)
+        except OSError as error:
+            for path in reversed(done):
+                with contextlib.suppress(OSError):
+                    os.replace(path, self._part(path))
+            raise BatchFault(f"{path}: cannot be put in place ({error.strerror}); nothing was committed") from None
         self.state_path.unlink(missing_ok=True)
+        self.close()
 
     def close(self) -> None:
         for handle in self.handles.values():
-            handle.close()
+            with contextlib.suppress(OSError):
+                handle.close()
         self.handles.clear()
 
     def discard(self) -> None:
-        """Remove what a run that wrote nothing left: no checkpoint to resume from an input that cannot be read."""
-        paths = list(self.handles)
+        """Remove what a run that did nothing left: no checkpoint to resume from an input that cannot be read.
+        Only a run that holds the lock removes anything, and never an interrupted run's rows it did not open."""
+        if self.handles:
+            if self.opened and self.state is None:
+                self.state_path.unlink(missing_ok=True)
+                for path in self.paths:
+                    self._part(path).unlink(missing_ok=True)
+            else:
+                for part in self.created:
+                    part.unlink(missing_ok=True)
         self.close()
-        for path in paths:
-            self._part(path).unlink(missing_ok=True)
-        self.state_path.unlink(missing_ok=True)
+
+
+def _checkpoint_problem(state: Any, paths: list[str]) -> str | None:
+    """What makes `state` not a checkpoint of this version, or None."""
+    def count(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+
+    if not isinstance(state, dict):
+        return f"a JSON {type(state).__name__}, not an object"
+    if state.get("version") != STATE_VERSION:
+        return f"version {shown(state.get('version'))}, not {STATE_VERSION}"
+    for key in ("records", "events", "failed", "rows"):
+        if not count(state.get(key)):
+            return f"{key} is {shown(state.get(key))}, not a count"
+    if state["events"] + state["failed"] != state["records"]:
+        return "its counts do not add up"
+    written = state.get("bytes")
+    if not isinstance(written, dict) or sorted(written) != sorted(paths) or not all(map(count, written.values())):
+        return "bytes written are not given for each output file"
+    mark = state.get("input")
+    if not isinstance(mark, dict) or not count(mark.get("bytes")) or not isinstance(mark.get("digest"), str):
+        return "what was read of the input is not given"
+    if not isinstance(state.get("run"), dict):
+        return "the run is not described"
+    return None
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -419,7 +566,9 @@ class BatchOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     scheduler: str | None = None
     resume: bool = False
+    restart: bool = False                 # discard an interrupted run's rows and start over
     recycle_after: int | None = None      # chunks per worker process; default about RECYCLE_EVENTS events
+    layout: str | None = None             # CSV output: wide (default) or long
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -436,29 +585,50 @@ def _refuse_overwriting_input(source: str, targets: list[str]) -> None:
             raise BatchInputError(f"{target}: is the input {source} or inside it; write the output elsewhere")
 
 
+def _changed_input(source: Source, recorded: dict[str, Any], at_start: os.stat_result | None) -> str:
+    """Why --resume refuses: the input now is not what the interrupted run read."""
+    restart = "run again with --restart to start over"
+    if source.path == "-":
+        return f"standard input: not the bytes the interrupted run read; give it the same input, or {restart}"
+    changed = "" if at_start is None else f", modified {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at_start.st_mtime))}"
+    return (f"{source.path}: not the input the interrupted run read (its first {recorded['bytes']:,} bytes differ"
+            f"{changed}); {restart}")
+
+
 def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary:
     """Evaluate every record of options.input under options.ordinances into options.output.
 
-    Raises BatchInputError when the input or the options cannot be used at all. KeyboardInterrupt
-    (or any failure of the run itself) leaves OUTPUT.part and its checkpoint for --resume.
+    Raises BatchInputError when the input or the options cannot be used at all, BatchFault when the run
+    stops on a fault of the machine. KeyboardInterrupt and BatchFault leave OUTPUT.part and its checkpoint
+    for --resume.
     """
     fmt = input_format(options.input, options.input_format)
     out_format = output_format(options.output)
     errors = options.errors if options.errors and os.path.abspath(options.errors) != os.path.abspath(options.output) else None
     errors_format = output_format(errors) if errors else None
+    layout = csv_layout(out_format, options.layout)
     if options.chunk_size < 1:
         raise BatchInputError("--chunk-size must be at least 1")
+    if options.resume and options.restart:
+        raise BatchInputError("--resume and --restart: give one of them")
     written = [p for p in (options.output, errors) if p]
     _refuse_overwriting_input(options.input, [*written, *(p + ".part" for p in written), options.output + ".part.state.json"])
     source = Source(options.input, fmt)
-    fingerprint = {"input": "-" if options.input == "-" else os.path.abspath(options.input), "input_format": fmt,
-                   "ordinances": list(options.ordinances), "output_format": out_format,
-                   "errors": os.path.abspath(errors) if errors else None}
+    identity = {"input": "-" if options.input == "-" else os.path.abspath(options.input), "input_format": fmt,
+                "ordinances": list(options.ordinances), "output_format": out_format, "layout": layout,
+                "errors": os.path.abspath(errors) if errors else None}
     summary = BatchSummary(output=options.output, errors=errors)
-    sink = _Sink(options.output, errors, fingerprint)
+    sink = _Sink(options.output, errors, identity)
+    if out_format == "csv":
+        sink.header = csv_header(layout, options.ordinances)
+    if errors_format == "csv":
+        sink.errors_header = csv_header("errors", options.ordinances)
     chunk_format = fmt if fmt in ("jsonl", "csv") else "data"
 
-    def chunks() -> Iterator[tuple[Chunk, int]]:
+    def chunk(records: list[Record]) -> Chunk:
+        return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout)
+
+    def chunks() -> Iterator[tuple[Chunk, dict[str, Any]]]:
         batch: list[Record] = []
         skip = summary.resumed
         # Shown progress starts with small chunks, so it moves at once; they cost about 8% of a 10,000-event run,
@@ -467,47 +637,92 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         for record in source.records():
             if skip:
                 skip -= 1
+                if not skip and source.mark() != sink.input_mark:
+                    raise BatchInputError(_changed_input(source, sink.input_mark, source.stat))
                 continue
             batch.append(record)
             if len(batch) >= size:
-                yield Chunk(options.ordinances, chunk_format, source.header, batch, out_format, errors_format), source.position
+                yield chunk(batch), source.mark()
                 batch = []
                 size = min(options.chunk_size, 2 * size)
+        if skip:
+            raise BatchInputError(_changed_input(source, sink.input_mark, source.stat))
         if batch:
-            yield Chunk(options.ordinances, chunk_format, source.header, batch, out_format, errors_format), source.position
+            yield chunk(batch), source.mark()
 
     recycle = options.recycle_after or max(1, RECYCLE_EVENTS // options.chunk_size)
-    if options.scheduler:
-        scheduler: Any = _Dask(options.scheduler)
-    elif options.workers > 0:
-        scheduler = _Processes(options.workers, recycle)
-    else:
-        scheduler = _InProcess()
     started = perf_counter()
     finished = False
+    scheduler: Any = None
     try:
-        sink.open(options.resume, summary)
-        for result, position in scheduler.ordered(chunks()):
+        sink.open(options.resume, options.restart, summary)
+        if options.scheduler:
+            scheduler = _Dask(options.scheduler)
+        elif options.workers > 0:
+            scheduler = _Processes(options.workers, recycle)
+        else:
+            scheduler = _InProcess()
+        for result, mark in scheduler.ordered(chunks()):
             summary.records += result.records
             summary.events += result.events
             summary.failed += result.failed
             summary.rows += result.rows
             for phase, seconds in result.timings.items():
                 summary.timings[phase] = summary.timings.get(phase, 0.0) + seconds
-            sink.append(result, summary)
+            sink.append(result, summary, mark)
             summary.seconds = perf_counter() - started
             if progress is not None:
-                progress(summary, position, source.size)
+                progress(summary, mark["bytes"], source.size)
         finished = True
-    except BatchInputError:
-        if summary.records == summary.resumed and not options.resume:
-            sink.discard()
-        raise
+    except BrokenExecutor:
+        raise BatchFault("a worker process ended unexpectedly (killed, or out of memory)") from None
     finally:
-        scheduler.close(cancel=not finished)
-        if finished:
-            sink.commit()
-        else:
-            sink.close()
+        # Cleaning up must not be cut short: a second Ctrl-C waits the second it takes, never more.
+        previous = _hold_interrupts()
+        try:
+            if scheduler is not None:
+                scheduler.close(cancel=not finished)
+            if finished:
+                sink.commit()
+            elif summary.records == summary.resumed and not options.resume:
+                sink.discard()
+            else:
+                sink.close()
+        finally:
+            _release_interrupts(previous)
     summary.seconds = perf_counter() - started
     return summary
+
+
+class _Deferred:
+    """Ctrl-C held back while processes start, then raised: a process started with SIGINT ignored inherits
+    that, and one cut off half-started prints a traceback of its own."""
+
+    def __enter__(self) -> None:
+        import threading
+
+        self.previous, self.hit = None, False
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.hit = True
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            if self.hit:
+                signal.raise_signal(signal.SIGINT)  # to the handler in place, as if it came now
+
+
+def _hold_interrupts() -> Any:
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _release_interrupts(previous: Any) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)

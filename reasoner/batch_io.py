@@ -12,11 +12,15 @@ CSV input: one event per row; a column is a field's dotted path (`attendance.exp
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
+import hashlib
 import io
 import json
 import os
 import re
+import stat
 import sys
 import typing
 from collections.abc import Iterator
@@ -25,12 +29,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
+
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 EVENT_FILE_SUFFIXES = (".yaml", ".yml", ".json")
 LIST_SEPARATOR = ";"
-MAX_WHOLE_FILE_BYTES = 256 * 2**20  # YAML and JSON are parsed whole; past this, JSONL or CSV streams
+MAX_WHOLE_FILE_BYTES = 256 * 2**20  # a JSON file is parsed whole; past this, JSONL, CSV or YAML, which stream
 
 CSV_COLUMNS = ("event", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
                "obligations", "deadlines", "filing", "restrictions", "application_missing", "denial_grounds",
@@ -44,6 +50,11 @@ CSV_CELLS = {"exemptions": ("exemption",), "permits": ("permits",), "obligations
 
 class BatchInputError(Exception):
     """The input as a whole cannot be read (no such file, unknown format): nothing to evaluate."""
+
+
+class BatchFault(Exception):
+    """The run stopped on a fault of the machine (a worker died, the disk is full, a file cannot be put in
+    place): the rows done so far are kept for --resume."""
 
 
 @dataclass(slots=True)
@@ -78,8 +89,49 @@ def output_format(path: str) -> str:
     return found
 
 
+class _Hashing(io.RawIOBase):
+    """A binary stream that hashes and counts the bytes read through it: the input's fingerprint."""
+
+    def __init__(self, inner: BinaryIO, digest: Any):
+        super().__init__()
+        self.inner, self.digest, self.count = inner, digest, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.inner.read(len(buffer))
+        size = len(data)
+        buffer[:size] = data
+        self.digest.update(data)
+        self.count += size
+        return size
+
+
+def _kind_of(mode: int) -> str | None:
+    """What a path is, in words, when it is not a regular file an event file can be."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def _unstattable(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "a symbolic link that loops"
+    if error.errno == errno.ENOENT:
+        return "a symbolic link to nothing"
+    return f"cannot read file: {error.strerror or error}"
+
+
 class Source:
-    """The records of an input in order, and how many of its bytes are read (for progress)."""
+    """The records of an input in order, how many of its bytes are read (for progress), and a fingerprint
+    of what was read so far (`mark()`), which --resume compares with the interrupted run's."""
 
     def __init__(self, path: str, fmt: str):
         self.path = path
@@ -88,34 +140,59 @@ class Source:
         self.header: tuple[str, ...] | None = None
         self.position = 0
         self.size: int | None = None
-        if path != "-":
-            target = Path(path)
+        self.digest = hashlib.blake2b(digest_size=16)
+        self._counted: _Hashing | None = None
+        self.stat: os.stat_result | None = None
+        if path == "-":
             if fmt == "folder":
-                if not target.is_dir():
-                    raise BatchInputError(f"{path}: not a folder")
-                self.files = sorted(p for p in target.iterdir() if p.suffix.lower() in EVENT_FILE_SUFFIXES and p.is_file())
-                self.size = sum(p.stat().st_size for p in self.files)
-            elif not target.is_file():
-                raise BatchInputError(f"{path}: no such file")
-            elif not os.access(target, os.R_OK):
-                raise BatchInputError(f"{path}: cannot read the file (permission denied)")
-            else:
-                self.size = target.stat().st_size
-        elif fmt == "folder":
-            raise BatchInputError("standard input cannot be a folder")
+                raise BatchInputError("standard input cannot be a folder")
+            if sys.stdin is None:
+                raise BatchInputError("standard input is closed: give a file, or pipe the records in")
+            return
+        try:
+            self.stat = os.stat(path)
+        except OSError as error:
+            raise BatchInputError(f"{path}: {'no such file' if error.errno == errno.ENOENT else _unstattable(error)}") from None
+        kind = _kind_of(self.stat.st_mode)
+        if fmt == "folder":
+            if kind != "a folder":
+                raise BatchInputError(f"{path}: not a folder")
+            self.files = sorted(p for p in Path(path).iterdir() if p.suffix.lower() in EVENT_FILE_SUFFIXES)
+            self.size = 0
+            for file in self.files:
+                with contextlib.suppress(OSError):
+                    info = file.stat()
+                    self.size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+        elif kind is not None:
+            hint = "; to read it, give it as standard input: reasoner batch - < " + path if kind.startswith("a FIFO") else ""
+            raise BatchInputError(f"{path}: {kind}, not a file{hint}")
+        elif not os.access(path, os.R_OK):
+            raise BatchInputError(f"{path}: cannot read the file (permission denied)")
+        else:
+            self.size = self.stat.st_size
+
+    def mark(self) -> dict[str, Any]:
+        """What has been read so far: its size in bytes and a hash of those bytes."""
+        consumed = self._counted.count if self._counted is not None else self.position
+        return {"bytes": consumed, "digest": self.digest.hexdigest()}
 
     def _binary(self) -> BinaryIO:
-        return sys.stdin.buffer if self.path == "-" else open(self.path, "rb")  # noqa: SIM115 - closed by records()
+        if self.path == "-":
+            stream = sys.stdin.buffer
+        else:
+            try:
+                stream = open(self.path, "rb")  # noqa: SIM115 - closed by records()
+            except OSError as error:
+                raise BatchInputError(f"{self.path}: cannot read the file ({error.strerror})") from None
+        if self.format == "jsonl":
+            return stream  # hashed line by line: exactly the bytes of the records read
+        self._counted = _Hashing(stream, self.digest)
+        return io.BufferedReader(self._counted, 1 << 16)
 
     def records(self) -> Iterator[Record]:
         if self.format == "folder":
             for file in self.files:
-                try:
-                    raw = file.read_bytes()
-                except OSError as error:
-                    yield Record(str(file), 1, None, f"cannot read file: {error.strerror or error}")
-                    continue
-                yield from self._document(raw, str(file), file.suffix.lower() == ".json")
+                yield from self._file(file)
             return
         stream = self._binary()
         try:
@@ -123,58 +200,128 @@ class Source:
                 yield from self._jsonl(stream)
             elif self.format == "csv":
                 yield from self._csv(stream)
+            elif self.format == "yaml":
+                yield from self._yaml(stream, self.name)
             else:
                 raw = stream.read(MAX_WHOLE_FILE_BYTES + 1)
                 if len(raw) > MAX_WHOLE_FILE_BYTES:
                     raise BatchInputError(f"{self.name}: larger than {MAX_WHOLE_FILE_BYTES // 2**20} MiB; "
-                                          "a YAML or JSON file is read whole: give JSONL or CSV, which stream")
-                yield from self._document(raw, self.name, self.format == "json")
+                                          "a JSON file is read whole: give JSONL or CSV, which stream")
+                self.position += len(raw)
+                yield from self._json(raw, self.name)
         finally:
-            if stream is not sys.stdin.buffer:
+            if self.path != "-":
                 stream.close()
 
+    def _file(self, file: Path) -> Iterator[Record]:
+        """The records of one file of an input folder; one error row for an entry that is not a readable file."""
+        name = str(file)
+        self.digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            info = file.stat()
+        except OSError as error:
+            yield Record(name, 1, None, _unstattable(error))
+            return
+        kind = _kind_of(info.st_mode)
+        if kind is not None:
+            yield Record(name, 1, None, f"{kind}, not an event file")
+            return
+        if info.st_size > MAX_FILE_BYTES:
+            yield Record(name, 1, None, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event file; split it")
+            return
+        try:
+            with open(file, "rb") as handle:
+                raw = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as error:
+            yield Record(name, 1, None, f"cannot read file: {error.strerror or error}")
+            return
+        self.digest.update(raw)
+        self.position += len(raw)
+        if len(raw) > MAX_FILE_BYTES:
+            yield Record(name, 1, None, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event file; split it")
+        elif file.suffix.lower() == ".json":
+            yield from self._json(raw, name)
+        else:
+            yield from self._yaml(io.BytesIO(raw), name)
+
     def _jsonl(self, stream: BinaryIO) -> Iterator[Record]:
-        for line, raw in enumerate(stream, start=1):
+        """One record per line, each read with a bound: a line past MAX_FILE_BYTES is an error row, skipped unread."""
+        line = 0
+        readline, update = stream.readline, self.digest.update
+        while True:
+            raw = readline(MAX_FILE_BYTES + 1)
+            if not raw:
+                return
+            line += 1
             self.position += len(raw)
-            if raw.strip():
+            update(raw)
+            if len(raw) > MAX_FILE_BYTES and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):
+                    raw = readline(1 << 20)
+                    self.position += len(raw)
+                    update(raw)
+                yield Record(self.name, line, None, _too_large())
+            elif raw.strip():
                 yield Record(self.name, line, raw)
 
     def _csv(self, stream: BinaryIO) -> Iterator[Record]:
         text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")
-        reader = csv.reader(text)
+        lines = _Lines(text)
+        reader = csv.reader(lines, strict=True)
         try:
             self.header = tuple(cell.strip() for cell in next(reader))
         except StopIteration:
             return
-        except csv.Error as error:
+        except (csv.Error, _RecordTooLarge) as error:
             raise BatchInputError(f"{self.name}: line 1: malformed CSV header: {error}") from None
         twice = sorted({name for name in self.header if name and self.header.count(name) > 1})
         if twice:
             raise BatchInputError(f"{self.name}: line 1: the header names {', '.join(twice)} more than once")
         while True:
-            start = reader.line_num + 1
+            lines.begin()
             try:
                 row = next(reader)
             except StopIteration:
                 return
-            except csv.Error as error:
-                yield Record(self.name, start, None, f"malformed CSV: {error}")
+            except (csv.Error, _RecordTooLarge) as error:
+                start = lines.first()
+                if isinstance(error, _RecordTooLarge) or "unexpected end of data" in str(error):
+                    # An unterminated quote would swallow every row after it: only its own row fails,
+                    # and the lines after it are read again as rows.
+                    lines.again()
+                    problem = (_too_large() if isinstance(error, _RecordTooLarge) and not lines.quoted
+                               else "malformed CSV: a quote opened in this row is never closed")
+                else:
+                    problem = f"malformed CSV: {error}"
+                yield Record(self.name, start, None, problem)
                 continue
-            self.position = stream.tell() if stream.seekable() else self.position
+            self.position = self._counted.count if self._counted else self.position
             if any(cell.strip() for cell in row):
-                yield Record(self.name, start, row)
+                yield Record(self.name, lines.first(), row)
 
-    def _document(self, raw: bytes, name: str, is_json: bool) -> Iterator[Record]:
-        """The events of one YAML or JSON file (one event, a list, or {events: [...]}), each with its line."""
-        self.position += len(raw)
+    def _yaml(self, stream: BinaryIO, name: str) -> Iterator[Record]:
+        found = False
+        for line, data in _yaml_items(stream):
+            found = True
+            if isinstance(data, _Broken):
+                yield Record(name, line, None, data.message)
+            else:
+                yield Record(name, line, data)
+            if self._counted is not None:
+                self.position = self._counted.count
+        if not found:
+            yield Record(name, 1, None, "the file holds no event")
+
+    def _json(self, raw: bytes, name: str) -> Iterator[Record]:
+        """The events of one JSON file (one event, a list, or {events: [...]}), each with its line."""
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             yield Record(name, 1, None, f"not UTF-8 text (byte {error.start})")
             return
         try:
-            items = list(_json_items(text) if is_json else _yaml_items(text))
-        except ValueError as error:  # JSONDecodeError, YAMLError (below) and oversized numbers
+            items = list(_json_items(text))
+        except ValueError as error:  # JSONDecodeError and oversized numbers
             yield Record(name, getattr(error, "line", 1), None, str(error))
             return
         except RecursionError:
@@ -187,6 +334,57 @@ class Source:
                 yield Record(name, line, None, data.message)
             else:
                 yield Record(name, line, data)
+
+
+def _too_large() -> str:
+    return f"the record is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event"
+
+
+class _RecordTooLarge(Exception):
+    pass
+
+
+class _Lines:
+    """The physical lines of a CSV text for csv.reader, each read with a bound, remembering those of the row
+    being read so that, should the row be broken, the lines after its first can be read again."""
+
+    def __init__(self, text: io.TextIOWrapper):
+        self.text = text
+        self.number = 0
+        self.again_lines: list[tuple[int, str]] = []  # to be read again, last first
+        self.current: list[tuple[int, str]] = []
+        self.size = 0
+        self.quoted = False
+
+    def __iter__(self) -> "_Lines":
+        return self
+
+    def __next__(self) -> str:
+        if self.again_lines:
+            number, line = self.again_lines.pop()
+        else:
+            line = self.text.readline(MAX_FILE_BYTES + 1)
+            if not line:
+                raise StopIteration
+            self.number += 1
+            number = self.number
+        self.current.append((number, line))
+        self.size += len(line)
+        if self.size > MAX_FILE_BYTES:
+            self.quoted = len(self.current) > 1
+            raise _RecordTooLarge(_too_large())
+        return line
+
+    def begin(self) -> None:
+        self.current, self.size, self.quoted = [], 0, False
+
+    def first(self) -> int:
+        return self.current[0][0] if self.current else self.number
+
+    def again(self) -> None:
+        """Read the lines of the broken row again, from its second line on."""
+        self.again_lines.extend(reversed(self.current[1:]))
+        self.current = self.current[:1]
 
 
 class _Malformed(ValueError):
@@ -202,34 +400,152 @@ class _Broken:
     message: str
 
 
-def _yaml_items(text: str) -> Iterator[tuple[int, Any]]:
+def _yaml_items(stream: BinaryIO) -> Iterator[tuple[int, Any]]:
+    """The events of a YAML stream (one event, a list, or {events: [...]}) one at a time, each with its line:
+    libyaml parses, and only one item's nodes are held at a time. Aliases are expanded against one budget
+    for the file (MAX_VALUES values, each alias counted every time it is used): one anchor used by every
+    record costs the budget once per use, not a walk of the whole expansion per record."""
     import yaml
 
-    from .loading import _Loader, unreadable_value, yaml_problem  # the loader refuses a key written twice
+    from .loading import unreadable_value, yaml_problem
 
-    loader = _Loader(text)
+    loader = _streaming_loader(stream)
+    budget = [MAX_VALUES]
+    sizes: dict[int, int] = {}   # expanded size of each anchored node (kept alive by loader.anchors)
     try:
         try:
-            node = loader.get_single_node()
+            loader.get_event()  # stream start
+            if loader.check_event(yaml.StreamEndEvent):
+                return
+            loader.get_event()  # document start
+            node = _top_mapping(loader) if loader.check_event(yaml.MappingStartEvent) else None
+            if node is None and loader.check_event(yaml.SequenceStartEvent):
+                loader.get_event()
+                while not loader.check_event(yaml.SequenceEndEvent):
+                    line = loader.peek_event().start_mark.line + 1  # an alias's own line, not its anchor's
+                    yield _yaml_item(loader, loader.compose_node(None, None), line, sizes, budget)
+                    if budget[0] < 0:
+                        return
+                loader.get_event()
+                if loader.check_event(yaml.MappingEndEvent):  # the end of {events: [...]}
+                    loader.get_event()
+            else:
+                line = node.start_mark.line + 1 if node else loader.peek_event().start_mark.line + 1
+                yield _yaml_item(loader, node or loader.compose_node(None, None), line, sizes, budget)
+                if budget[0] < 0:
+                    return
+            if not loader.check_event(yaml.DocumentEndEvent):
+                event = loader.get_event()
+                raise _Malformed(f"malformed YAML at line {event.start_mark.line + 1}: a file of events "
+                                 "`events:` holds nothing else", event.start_mark.line + 1)
+            loader.get_event()
+            if not loader.check_event(yaml.StreamEndEvent):
+                event = loader.get_event()
+                raise _Malformed(f"malformed YAML at line {event.start_mark.line + 1}: expected a single document "
+                                 "in the stream, but found another document", event.start_mark.line + 1)
         except yaml.YAMLError as error:
             raise _Malformed(*yaml_problem(error)) from None
-        if node is None:
-            return
-        items = [node]
-        if isinstance(node, yaml.SequenceNode):
-            items = node.value
-        elif (isinstance(node, yaml.MappingNode) and len(node.value) == 1 and node.value[0][0].value == "events"
-              and isinstance(node.value[0][1], yaml.SequenceNode)):
-            items = node.value[0][1].value
-        for item in items:
-            try:
-                yield item.start_mark.line + 1, loader.construct_document(item)
-            except (yaml.YAMLError, ValueError, OverflowError) as error:
-                message = yaml_problem(error)[0] if isinstance(error, yaml.YAMLError) else (
-                    unreadable_value(error) if isinstance(error, ValueError) else f"a value cannot be read: {error}")
-                yield item.start_mark.line + 1, _Broken(message)
+    except (_Malformed, RecursionError) as error:
+        line = error.line if isinstance(error, _Malformed) else 1
+        yield line, _Broken(str(error) if isinstance(error, _Malformed) else "nested too deeply")
+    except ValueError as error:
+        yield 1, _Broken(unreadable_value(error))
     finally:
         loader.dispose()
+
+
+def _top_mapping(loader: Any) -> Any:
+    """At a top-level mapping: None, with the parser at the list, when it is {events: [...]}; else the
+    mapping composed whole as one event (PyYAML's compose_mapping_node, the first key read to look)."""
+    import yaml
+
+    start = loader.get_event()
+    tag = start.tag if start.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None, start.implicit)
+    node = yaml.MappingNode(tag, [], start.start_mark, None, flow_style=start.flow_style)
+    if start.anchor is not None:
+        loader.anchors[start.anchor] = node
+    first = True
+    while not loader.check_event(yaml.MappingEndEvent):
+        key = loader.compose_node(node, None)
+        if (first and isinstance(key, yaml.ScalarNode) and key.value == "events" and start.anchor is None
+                and loader.check_event(yaml.SequenceStartEvent)):
+            return None
+        first = False
+        node.value.append((key, loader.compose_node(node, key)))
+    node.end_mark = loader.get_event().end_mark
+    return node
+
+
+def _yaml_item(loader: Any, node: Any, line: int, sizes: dict[int, int], budget: list[int]) -> tuple[int, Any]:
+    import yaml
+
+    from .loading import unreadable_value, yaml_problem
+
+    if node.end_mark.index - node.start_mark.index > MAX_FILE_BYTES:
+        return line, _Broken(_too_large())
+    seen: set[int] = set()
+
+    def size(value: Any) -> int:
+        key = id(value)
+        if key in sizes:  # an alias: its expansion counts against the file's budget
+            budget[0] -= sizes[key]
+            if budget[0] < 0:
+                raise _OverBudget
+            return sizes[key]
+        if key in seen:
+            raise _Malformed("an alias refers to the collection it is in", line)
+        seen.add(key)
+        if isinstance(value, yaml.MappingNode):
+            found = 1 + sum(size(k) + size(v) for k, v in value.value)
+        elif isinstance(value, yaml.SequenceNode):
+            found = 1 + sum(size(item) for item in value.value)
+        else:
+            found = 1
+        sizes[key] = found
+        return found
+
+    try:
+        size(node)
+    except _Malformed as error:
+        return line, _Broken(str(error))
+    except _OverBudget:
+        return line, _Broken(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases count each "
+                             "time they are used)")
+    finally:
+        anchored = {id(n) for n in loader.anchors.values()}
+        for key in seen - anchored:  # ids of nodes about to be freed must not be found again
+            sizes.pop(key, None)
+    try:
+        return line, loader.construct_document(node)
+    except (yaml.YAMLError, ValueError, OverflowError) as error:
+        message = yaml_problem(error)[0] if isinstance(error, yaml.YAMLError) else (
+            unreadable_value(error) if isinstance(error, ValueError) else f"a value cannot be read: {error}")
+        return line, _Broken(message)
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _streaming_loader(stream: BinaryIO) -> Any:
+    return _streaming_class()(stream)
+
+
+@cache
+def _streaming_class() -> type:
+    import yaml
+
+    from .loading import _Loader  # the loader refuses a key written twice
+
+    class Streaming(yaml.composer.Composer, _Loader):  # type: ignore[misc, valid-type]
+        """libyaml's parser under PyYAML's composer, which composes one node at a time where libyaml's
+        own composes the whole document."""
+
+        def __init__(self, stream: BinaryIO):
+            _Loader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+
+    return Streaming
 
 
 def _json_items(text: str) -> Iterator[tuple[int, Any]]:
@@ -429,14 +745,115 @@ def csv_cells(record: dict[str, Any]) -> list[str]:
     return cells
 
 
+# Cells a spreadsheet would run as a formula start with one of these; such a text cell gets a leading
+# apostrophe (OWASP's advice), which spreadsheets show as text and do not store.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _safe(cell: Any) -> Any:
+    return "'" + cell if isinstance(cell, str) and cell.startswith(_FORMULA_STARTS) else cell
+
+
 def csv_text(rows: list[list[Any]]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows([[_safe(cell) for cell in row] for row in rows])
     return buffer.getvalue()
 
 
-def csv_header() -> str:
-    return csv_text([list(CSV_COLUMNS)])
+# ---- the wide layout: one row per event -----------------------------------------------------------
+
+LAYOUTS = ("wide", "long")
+ERROR_COLUMNS = ("event", "source", "line", "error")
+# Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell.
+WIDE_PARTS = ("status", "permits", "permits.clauses", "deadlines", "filing", "filing.clauses", "shortfalls",
+              "denial_grounds")
+
+
+def csv_layout(output_format: str, given: str | None) -> str | None:
+    """The CSV layout of an output: wide unless given; None for JSONL."""
+    if output_format != "csv":
+        if given:
+            raise BatchInputError("--layout is for a CSV output (.csv); a JSONL output holds every record whole")
+        return None
+    return given or "wide"
+
+
+@cache
+def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
+    """The obligations (reasoner/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
+    the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
+    from .vocabulary import encoding_path, names
+
+    text = re.sub(r"%.*", "", encoding_path(ordinance).read_text(encoding="utf-8"))  # rules, not comments
+    named = set(re.findall(r"[a-z_][a-z0-9_]*", text))
+    return tuple(name for name in names("obligations") if name in named)
+
+
+@cache
+def wide_columns(ordinances: tuple[str, ...]) -> list[str]:
+    columns = ["event", "name"]
+    for ordinance in ordinances:
+        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS]
+        for name in ordinance_obligations(ordinance):
+            columns += [f"{ordinance}.{name}", f"{ordinance}.{name}.clauses"]
+    return columns + ["source", "line", "error"]
+
+
+def _notes(item: dict[str, Any]) -> str:
+    """An item's clauses, with what its value alone does not say: may, an alternative, a certainty."""
+    text = ", ".join(item["clauses"])
+    if item.get("modality") == "may":
+        text += " (may)"
+    if "alternative" in item:
+        text += f" (or {item['alternative']['name']} {item['alternative']['value']})"
+    if "certainty" in item:
+        text += f" ({item['certainty']})"
+    return text
+
+
+def _joined(values: list[Any]) -> Any:
+    return values[0] if len(values) == 1 else "; ".join(str(v) for v in values)
+
+
+def _filing(item: dict[str, Any]) -> str:
+    days = item["value"]
+    unit = "day" if days == 1 else "days"
+    return f"late by {days} {unit}" if item["kind"] == "late" else f"on time with {days} {unit} to spare"
+
+
+def wide_cells(record: dict[str, Any]) -> list[Any]:
+    """The cells of one ordinance's block of a wide row (WIDE_PARTS, then each obligation and its clauses)."""
+    conclusions = record["conclusions"]
+
+    def of(*kinds: str) -> list[dict[str, Any]]:
+        return [c for c in conclusions if c["kind"] in kinds]
+
+    permits, filing = of("permits"), of("late", "on_time")
+    cells: list[Any] = [
+        record["status"],
+        _joined([c["value"] for c in permits]) if permits else "",
+        "; ".join(_notes(c) for c in permits),
+        "; ".join(f"{c['name']} {c['value']} [{_notes(c)}]" for c in of("deadline")),
+        _joined([_filing(c) if len(filing) == 1 else f"{c['name']}: {_filing(c)}" for c in filing]) if filing else "",
+        "; ".join(_notes(c) for c in filing),
+        "; ".join(f"{c['name']}: {c['provided']} of {c['required']} [{_notes(c)}]" for c in of("shortfall")),
+        "; ".join(f"{c['name']} [{_notes(c)}]" for c in of("denial_ground")),
+    ]
+    found: dict[str, list[dict[str, Any]]] = {}
+    for item in of("obligation"):
+        found.setdefault(item["name"], []).append(item)
+    for name in ordinance_obligations(record["ordinance"]):
+        items = found.get(name, [])
+        values = ["yes" if c["value"] in (None, True) else c["value"] for c in items]
+        cells += [_joined(values) if items else "", "; ".join(_notes(c) for c in items)]
+    return cells
+
+
+def csv_header(layout: str | None, ordinances: tuple[str, ...]) -> str:
+    """The header row of a CSV output in `layout` (wide, long, or errors for an --errors file)."""
+    columns = {"wide": lambda: wide_columns(ordinances), "long": lambda: list(CSV_COLUMNS),
+               "errors": lambda: list(ERROR_COLUMNS)}[layout or "long"]()
+    return csv_text([columns])
 
 
 def _text(value: str) -> str:
@@ -456,8 +873,12 @@ def error_json(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def error_csv_row(record: dict[str, Any]) -> list[Any]:
-    row: list[Any] = [""] * len(CSV_COLUMNS)
+def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = ()) -> list[Any]:
+    """An error row in a CSV of `layout`: the event's id, and source, line and error in the last columns."""
+    if layout == "errors":
+        return [record["event"] or "", record["source"], record["line"], record["error"]]
+    width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
+    row: list[Any] = [""] * width
     row[0] = record["event"] or ""
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row

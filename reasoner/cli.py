@@ -1,10 +1,14 @@
 """The command line: a thin click layer over the library. Exit codes: 0 answered, 2 bad input,
 1 a check or coverage found a defect (or a batch had bad records), 3 no answer within --time-limit,
-130 a batch interrupted (continue it with --resume)."""
+4 a batch stopped on a fault (a worker died, the disk is full) and 130 a batch interrupted (continue
+either with --resume)."""
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
+import signal
 import sys
 from datetime import date
 from pathlib import Path
@@ -332,10 +336,17 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
         raise SystemExit(1)
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """click's FloatRange lets nan through (every comparison with it is false): refuse it."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number from 0 to 100")
+    return value
+
+
 @main.command("coverage")
 @click.argument("scenarios", type=click.Path(file_okay=False), default="tests/scenarios")
 @ORDINANCE
-@click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True,
+@click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True, callback=_finite,
               help="Exit 1 when an ordinance's coverage of operative clauses is below this percentage.")
 @FORMAT
 def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: float, output_format: str) -> None:
@@ -540,11 +551,14 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @main.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(allow_dash=True))
 @click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
-              help="JSONL (.jsonl) or CSV (.csv), by extension: one row per event and ordinance.")
+              help="JSONL (.jsonl: one record per event and ordinance) or CSV (.csv, see --layout), by extension.")
 @ORDINANCE
 @ORDINANCE_LIST
 @click.option("--input-format", type=click.Choice(["jsonl", "csv", "yaml", "json", "folder"]), default=None,
               help="How to read INPUT (default: by its extension; a folder of event files; '-' is JSONL).")
+@click.option("--layout", type=click.Choice(["wide", "long"]), default=None,
+              help="CSV output: wide (default), one row per event with columns per ordinance and obligation; "
+                   "long, one row per event and ordinance.")
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Worker processes (default: one per CPU; 0 evaluates in this process).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -555,32 +569,64 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
               help="Send the chunks to this Dask scheduler (tcp://host:8786) instead of local workers; "
                    "needs pip install 'reasoner[dask]'.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run into the same OUTPUT without redoing finished records.")
+@click.option("--restart", is_flag=True, help="Discard an interrupted run's rows (OUTPUT.part) and start over.")
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="A progress bar on standard error (default: when it is a terminal).")
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
-          input_format: str | None, workers: int | None, chunk_size: int, errors_path: str | None,
-          scheduler: str | None, resume: bool, show_progress: bool | None) -> None:
+          input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
+          errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
+          show_progress: bool | None) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
-    for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each row is the record
-    `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
+    for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
+    record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
     line and the problem, and the batch goes on; OUTPUT appears only once the whole input is done.
-    Exit code 1 when some records failed, 130 when interrupted (continue with --resume).
+    Exit code 1 when some records failed, 2 when the input or OUTPUT cannot be used (another batch writing
+    it, an interrupted run's rows there), 4 when the run stopped on a fault (a worker died, the disk is
+    full) and 130 when interrupted: in both, continue with --resume.
 
     Example: reasoner batch applications.jsonl --out results.jsonl --workers 2
     """
+    hint = (f"the rows done so far are kept in {output}.part; run the same command with --resume to continue")
+    signal.signal(signal.SIGINT, _first_interrupt)
+    try:
+        _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
+               errors_path, scheduler, resume, restart, show_progress)
+    except KeyboardInterrupt:
+        kept = Path(output + ".part.state.json").is_file()
+        _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
+        raise SystemExit(130) from None
+
+
+def _first_interrupt(signum: int, frame: Any) -> None:
+    """Ctrl-C stops the batch; a second one, while it stops, changes nothing (it never hangs the stop)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _say(line: str) -> None:
+    """One line on standard error, which may be closed or full: the exit code still tells."""
+    try:
+        render.errors.print(line, markup=False, soft_wrap=True, highlight=False)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):  # nor may Python's own flush at exit fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+
+
+def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
+           workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
+           restart: bool, show_progress: bool | None) -> None:
     from contextlib import nullcontext
 
     from . import batch as batching
-    from .batch_io import BatchInputError
+    from .batch_io import BatchFault, BatchInputError
 
-    chosen = _chosen(ordinances, ordinance_list)
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
-                                    chunk_size=chunk_size, scheduler=scheduler, resume=resume)
+                                    chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
+                                    layout=layout)
     if workers is not None:
         options.workers = workers
-    if resume and not Path(output + ".part.state.json").is_file():
-        render.errors.print(f"{output}: no interrupted run to resume; starting from the first record",
-                            markup=False, soft_wrap=True)
+    if resume and not Path(output + ".part.state.json").exists():
+        _say(f"{output}: no interrupted run to resume; starting from the first record")
     show = render.errors.is_terminal if show_progress is None else show_progress
     if show:
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -598,16 +644,17 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
             summary = batching.run(options, update if show else None)
     except BatchInputError as error:
         raise InputError(str(error)) from None
-    except KeyboardInterrupt:
-        render.errors.print(f"interrupted: the rows done so far are kept in {output}.part; "
-                            "run the same command with --resume to continue", markup=False, soft_wrap=True)
-        raise SystemExit(130) from None
+    except BatchFault as error:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        kept = Path(output + ".part.state.json").is_file()
+        _say(f"stopped: {error}; " + (f"the rows done so far are kept in {output}.part; run the same command with "
+                                       "--resume to continue" if kept else "nothing was written"))
+        raise SystemExit(4) from None
     where = f"in {summary.errors}" if summary.errors else f"rows with \"error\" in {output}"
     failed = f"; {summary.failed:,} failed ({where})" if summary.failed else ""
     resumed = f", {summary.resumed:,} of them done before --resume" if summary.resumed else ""
-    render.errors.print(f"{summary.records:,} records{resumed}: {summary.events:,} events evaluated under "
-                        f"{len(chosen)} ordinance(s) into {output}{failed}; "
-                        f"{summary.events_per_second:,.0f} events/s", markup=False, soft_wrap=True, highlight=False)
+    _say(f"{summary.records:,} records{resumed}: {summary.events:,} events evaluated under "
+         f"{len(chosen)} ordinance(s) into {output}{failed}; {summary.events_per_second:,.0f} events/s")
     if summary.failed:
         raise SystemExit(1)
 

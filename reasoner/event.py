@@ -59,7 +59,10 @@ def _number_or_range(upper: int):
         if value == "unknown":
             return Range(min=0, max=upper)
         if isinstance(value, dict):
-            return Range.model_validate(value)
+            value = Range.model_validate(value)
+            if value.max > upper:  # one bound for a range and a single number
+                raise ValueError(f"must be a whole number from 0 to {upper:,} (a range too)")
+            return value
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError("must be a whole number, a range {min: ..., max: ...} or unknown")
         if not 0 <= value <= upper:

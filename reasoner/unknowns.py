@@ -72,7 +72,7 @@ def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple
 def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unknown]:
     e = clingo.Number(index)
     found: list[Unknown] = []
-    for path in event.unknown:
+    for path in sorted(event.unknown):  # the output lists them sorted: reordering the input changes no byte
         if path == "schedule.darkness":
             found.append(Unknown(path, [(True, clingo.Function("darkness", [e])), (False, clingo.Function("no_darkness", [e]))]))
         elif path in ENUM_ATOMS:

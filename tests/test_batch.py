@@ -232,7 +232,7 @@ def test_csv_input_gives_the_rows_of_jsonl_input(tmp_path):
 
 def test_csv_output_holds_the_same_conclusions_as_jsonl(mixed, tmp_path):
     run_batch(mixed["path"], tmp_path / "out.jsonl", workers=0)
-    run_batch(mixed["path"], tmp_path / "out.csv", workers=0)
+    run_batch(mixed["path"], tmp_path / "out.csv", workers=0, layout="long")
     want = read_jsonl(tmp_path / "out.jsonl")
     with (tmp_path / "out.csv").open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
