@@ -28,7 +28,7 @@ from clingo import ast
 from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
-from .schema import INPUT, OUTPUT, OUTPUTS, named_outputs, whole_outputs
+from .schema import INPUT, OUTPUTS, named_outputs, whole_outputs
 
 _NOWHERE = ast.Position("<records>", 1, 1)
 _LOCATION = ast.Location(_NOWHERE, _NOWHERE)

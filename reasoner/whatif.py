@@ -8,8 +8,7 @@ evaluating the changed event on its own.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
