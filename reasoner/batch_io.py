@@ -844,7 +844,7 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
         found.setdefault(item["name"], []).append(item)
     for name in ordinance_obligations(record["ordinance"]):
         items = found.get(name, [])
-        values = ["yes" if c["value"] in (None, True) else c["value"] for c in items]
+        values = ["yes" if c["value"] is None or c["value"] is True else c["value"] for c in items]  # 1 == True
         cells += [_joined(values) if items else "", "; ".join(_notes(c) for c in items)]
     return cells
 

@@ -21,6 +21,8 @@ MAX_EVENTS = 10_000        # about a minute of solving for every ordinance; more
 MAX_DEPTH = 16             # an event nests four levels; a list of events under `events:` six
 MAX_VALUES = 1_000_000     # scalars and collections, each alias counted every time it is used
 MAX_PROBLEMS = 25          # reported per file; the rest are counted
+MAX_ITEMS = 1_000          # per list of an event: every list holds vocabulary names, none has this many; a longer one
+                           # is refused before validation, whose errors would take hundreds of bytes per item
 MAX_SHOWN = 60             # characters of a given value quoted back in a message
 
 # libyaml when it is there: faster, and its parser refuses runaway nesting itself.
@@ -152,6 +154,9 @@ def _walk_bounds(data: Any, path: str) -> None:
                                                                     "which is not text")])
                 stack.append((item, depth + 1, (place, str(key))))
         elif isinstance(value, list):
+            if len(value) > MAX_ITEMS and place is not None and place != (None, "events"):  # not a list of events
+                raise EventFileError(path, [(_place_text(place), f"a list of {len(value):,} items; at most "
+                                                                f"{MAX_ITEMS:,} are read")])
             stack.extend((item, depth + 1, (place, index)) for index, item in enumerate(value))
 
 

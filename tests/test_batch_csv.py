@@ -1,0 +1,89 @@
+"""The CSV a clerk can use (issue 19): one row per event with a column per ordinance and obligation,
+filing stated with its sign, formula-like cells escaped, and the same numbers as the JSONL when read back."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+from reasoner import batch
+from reasoner.batch_io import ordinance_obligations
+from reasoner.vocabulary import encoding_path, names
+
+from test_batch import ORDINANCES, read_jsonl, scenario_events
+
+FILED = [{**event, "id": f"filed-{n}", "name": f"Event {n}", "application": {"filed": day}}
+         for n, (event, day) in enumerate(zip(scenario_events(7), ["2027-01-05", "2027-07-10"] * 100))]
+
+
+def run(tmp_path, name: str, records: list, **given) -> list:
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / name
+    batch.run(batch.BatchOptions(str(source), str(out), ORDINANCES, workers=0, **given))
+    if name.endswith(".jsonl"):
+        return read_jsonl(out)
+    with out.open(encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def test_obligation_columns_come_from_the_vocabulary_and_the_encodings():
+    for ordinance in ORDINANCES:
+        text = encoding_path(ordinance).read_text(encoding="utf-8")
+        named = ordinance_obligations(ordinance)
+        assert named and set(named) <= set(names("obligations"))
+        assert all(re.search(rf"\b{name}\b", text) for name in named)
+    assert "toilets" in ordinance_obligations("trempealeau") and "security_guards" in ordinance_obligations("gem")
+
+
+def test_the_wide_csv_is_one_row_per_event_with_the_numbers_of_the_jsonl(tmp_path):
+    records = run(tmp_path, "out.jsonl", FILED)
+    header, *rows = run(tmp_path, "out.csv", FILED)
+    assert header[:2] == ["event", "name"] and header[-3:] == ["source", "line", "error"]
+    assert "trempealeau.toilets" in header and "gem.security_guards" in header and "gem.filing" in header
+    assert len(rows) == len(FILED)
+    table = [dict(zip(header, row)) for row in rows]
+    checked = 0
+    for record in records:
+        row = next(r for r in table if r["event"] == record["event"])
+        prefix = record["ordinance"] + "."
+        assert row["name"] == next(e["name"] for e in FILED if e["id"] == record["event"])
+        assert row[prefix + "status"] == record["status"]
+        for item in record["conclusions"]:
+            if item["kind"] == "obligation" and isinstance(item["value"], int) and not isinstance(item["value"], bool):
+                assert int(row[prefix + item["name"]]) == item["value"]
+                assert all(clause in row[prefix + item["name"] + ".clauses"] for clause in item["clauses"])
+                checked += 1
+            elif item["kind"] == "permits":
+                assert int(row[prefix + "permits"]) == item["value"]
+            elif item["kind"] in ("late", "on_time"):
+                days = item["value"]
+                phrase = f"late by {days} day" if item["kind"] == "late" else f"on time with {days} day"
+                assert row[prefix + "filing"].startswith(phrase)
+    assert checked > 100
+    filing = [cell for row in table for key, cell in row.items() if key.endswith(".filing") and cell]
+    assert filing and all(re.fullmatch(r"late by \d+ days?|on time with \d+ days? to spare", cell) for cell in filing)
+    assert any(cell.startswith("late") for cell in filing) and any(cell.startswith("on time") for cell in filing)
+    assert max(len(cell) for row in rows for cell in row) < 1000  # no JSON tree in a cell
+
+
+def test_the_long_layout_keeps_one_row_per_event_and_ordinance(tmp_path):
+    header, *rows = run(tmp_path, "out.csv", FILED[:5], layout="long")
+    assert header[:2] == ["event", "ordinance"] and len(rows) == 5 * len(ORDINANCES)
+
+
+def test_cells_a_spreadsheet_would_run_as_formulas_are_escaped(tmp_path):
+    hostile = [{**FILED[0], "id": "=HYPERLINK(\"http://x\")", "name": "+1"},
+               {**FILED[1], "id": "@SUM(A1)", "name": "-2"}, {"id": "=bad", "attendance": "lots"}]
+    for layout in ("wide", "long"):
+        rows = run(tmp_path, f"{layout}.csv", hostile, layout=layout)[1:]
+        cells = [cell for row in rows for cell in row]
+        assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+        assert "'=HYPERLINK(\"http://x\")" in cells and "'@SUM(A1)" in cells and "'=bad" in cells
+        assert layout == "long" or ("'+1" in cells and "'-2" in cells)  # names are a wide row's
+
+
+def test_an_error_row_of_a_wide_csv_keeps_the_columns(tmp_path):
+    header, good, bad = run(tmp_path, "out.csv", [FILED[0], {"id": "x", "attendance": "lots"}])
+    assert len(good) == len(bad) == len(header)
+    assert bad[0] == "x" and bad[-2] == "2" and "attendance" in bad[-1]
