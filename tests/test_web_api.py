@@ -13,7 +13,7 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[test]'")
 
 from reasoner.cli import main  # noqa: E402
-from reasoner.event import load_events  # noqa: E402
+from reasoner.loading import load_events  # noqa: E402
 from reasoner.render import printable  # noqa: E402
 from web_server import running_server  # noqa: E402
 
