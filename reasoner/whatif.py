@@ -49,7 +49,11 @@ TOGGLE = 10_000
 
 
 def _percent(delta: int, whole: int) -> int:
-    return 0 if delta == 0 else max(1, -(-10_000 * delta // max(whole, 1)))
+    """The change's share of the whole in basis points, at most MAX_COST (clingo weights are 32-bit)."""
+    return 0 if delta == 0 else min(MAX_COST, max(1, -(-10_000 * delta // max(whole, 1))))
+
+
+MAX_COST = 1 << 30
 
 
 def check_conclusion(ordinance: str, conclusion: str) -> None:

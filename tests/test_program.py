@@ -92,3 +92,12 @@ def test_no_number_the_village_margin_or_the_clock_windows_state_stands_in_pytho
     text = "\n".join(p.read_text() for p in (ROOT / "reasoner").glob("*.py"))
     for restated in ("k // 2", "* 2 // 5", "(1, 0)", "(7, 0)", "<= 72"):
         assert restated not in text
+
+
+def test_whatif_weighs_a_change_many_times_the_event_without_overflowing():
+    [event] = load_events(HARVEST)
+    data = event.model_dump(mode="python")
+    data["attendance"] = {"expected_max": 1}
+    tiny = type(event).model_validate(data)
+    report = whatif(tiny, "trempealeau", "permit_required")
+    assert report["found"] and report["verified"]
