@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -280,6 +281,16 @@ class _Processes(_Window):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        # An interrupted batch leaves without joining its killed pool (cli.batch): the resource tracker
+        # then frees the pool's semaphores itself, and is told to do it without a warning of its own.
+        from multiprocessing import resource_tracker
+
+        quiet = "ignore:resource_tracker:UserWarning"
+        sys.warnoptions.append(quiet)
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            sys.warnoptions.remove(quiet)
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         if method == "forkserver":

@@ -594,6 +594,13 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
+        if workers != 0 and scheduler is None:
+            # The rows and the checkpoint are closed; what is left is multiprocessing's exit-time join of a
+            # pool whose workers were killed, which can wait forever: leave without it.
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            os._exit(130)
         raise SystemExit(130) from None
 
 
