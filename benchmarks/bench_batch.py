@@ -162,7 +162,9 @@ def solver_ceiling(path: Path, work: Path, chunk_size: int, workers: int = 2) ->
 
 def batch_run(path: Path, out: Path, ordinances: tuple[str, ...], workers: int, chunk_size: int) -> batch.BatchSummary:
     start = time.perf_counter()
-    summary = batch.run(batch.BatchOptions(str(path), str(out), ordinances, workers=workers, chunk_size=chunk_size))
+    # restart: a benchmark killed before leaves its .part behind
+    summary = batch.run(batch.BatchOptions(str(path), str(out), ordinances, workers=workers, chunk_size=chunk_size,
+                                           restart=True))
     summary.seconds = time.perf_counter() - start  # the whole run: pool start-up included
     out.unlink()
     return summary

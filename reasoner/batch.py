@@ -304,6 +304,7 @@ class _Processes(_Window):
                 forkserver.ensure_running()
             finally:
                 _release_interrupts(previous)
+        self.others = set(multiprocessing.active_children())
         self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
                                             max_tasks_per_child=recycle_after)
         self.window = workers + 2
@@ -319,6 +320,11 @@ class _Processes(_Window):
         # Stopped (Ctrl-C, a fault): the chunks in flight are not waited for, which took seconds; their
         # records are done again by --resume. Workers ignore SIGINT, so they are ended here.
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        # The queue's feeder thread may be blocked writing a chunk into a pipe no worker will read again;
+        # joined at exit, it would hang the exit for ever.
+        calls = getattr(self.executor, "_call_queue", None)
+        if calls is not None:
+            calls.cancel_join_thread()
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
@@ -331,6 +337,14 @@ class _Processes(_Window):
                     process.kill()
                     process.join(0.5)
         self.executor.shutdown(wait=True)
+        # A worker started to replace a recycled one as the others were ended would outlive them, and the
+        # exit would wait for it while it waits for the exit (its parent-watch): none is left.
+        import multiprocessing
+
+        for process in set(multiprocessing.active_children()) - self.others:
+            with contextlib.suppress(Exception):
+                process.kill()
+                process.join(0.5)
 
 
 class _Dask(_Window):
@@ -390,6 +404,8 @@ class _Sink:
         self.input_mark: dict[str, Any] = {}
         self.state: dict[str, Any] | None = None
         self.opened = False
+        self.header = ""          # written first into a new OUTPUT (CSV)
+        self.errors_header = ""   # and into a new ERRORS
 
     def _part(self, path: str) -> Path:
         return Path(path + ".part")
@@ -425,9 +441,6 @@ class _Sink:
             self.state = state
         self.opened = True
         self._save(summary, self.input_mark)
-
-    header = ""          # written first into a new OUTPUT (CSV)
-    errors_header = ""   # and into a new ERRORS
 
     def _lock(self, path: str) -> None:
         import fcntl
