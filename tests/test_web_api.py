@@ -2,6 +2,7 @@
 example; bad input gets the CLI's messages as a 422, a large body a 413, a slow solve a 503."""
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -154,9 +155,16 @@ def test_the_page_and_its_files_load_nothing_from_elsewhere(server):
         assert status == 200 and b"http://" not in text and b"https://" not in text
 
 
-def test_a_body_past_the_limit_is_a_413(server):
-    status, answer = call(server, "POST", "/evaluate", raw=b" " * (3 * 1024 * 1024))
-    assert status == 413 and "larger than" in json.loads(answer)["message"]
+def test_a_body_past_the_limit_is_a_413_before_it_is_read(server):
+    host, port = server.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.putrequest("POST", "/evaluate")
+    connection.putheader("content-type", "application/json")
+    connection.putheader("content-length", str(3 * 1024 * 1024))
+    connection.endheaders(b"{")   # the server answers without waiting for the rest
+    response = connection.getresponse()
+    assert response.status == 413 and "larger than 2,048 KiB" in json.loads(response.read())["message"]
+    connection.close()
 
 
 def test_a_solve_past_the_time_limit_is_a_503_and_the_server_goes_on():
