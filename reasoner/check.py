@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import clingo
-import yaml
 from clingo import ast
 
 from .schema import INPUT, enumerated_arguments
-from .vocabulary import encoded_ordinances, encoding_path, names, package_path, vocabulary
+from .vocabulary import encoded_ordinances, encoding_path, names, package_path
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
@@ -301,59 +300,18 @@ class _Checker:
     # -- the registry file itself
 
     def _registry(self) -> tuple[dict[str, dict], dict[str, dict]] | None:
+        """The registry as reasoner.registry's one model reads it, with every problem it finds."""
+        from . import registry as registries
+
         where = f"reasoner/clauses/{self.ordinance}.yaml"
-        try:
-            file = (self.root / "clauses" if self.root else package_path("clauses")) / f"{self.ordinance}.yaml"
-            data = yaml.load(file.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (OSError, yaml.YAMLError) as error:
-            self.problem(where, f"cannot be read: {error}")
+        file = (self.root / "clauses" if self.root else package_path("clauses")) / f"{self.ordinance}.yaml"
+        found, problems = registries.read(file, self.ordinance, where)
+        for place, what in problems:
+            self.problem(place, what)
+        if found is None:
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("clauses"), list):
-            self.problem(where, "has no `clauses:` list")
-            return None
-        for key in ("ordinance", "jurisdiction", "title", "source"):
-            if not data.get(key):
-                self.problem(where, f"`{key}` is missing")
-        if data.get("ordinance") not in (None, self.ordinance):
-            self.problem(where, f"`ordinance: {data['ordinance']}` should be {self.ordinance}")
-        allowed = {"id", "heading", "text", "numbering", "operative", "reason"}
-        clauses: dict[str, dict] = {}
-        for position, item in enumerate(data["clauses"]):
-            if not isinstance(item, dict) or "id" not in item:
-                self.problem(where, f"clauses[{position}] has no id")
-                continue
-            cid = str(item["id"])
-            here = f"{where}: clause {cid}"
-            if cid in clauses:
-                self.problem(here, "registered twice")
-            for key in sorted(set(item) - allowed):
-                self.problem(here, f"unknown key {key!r}")
-            for key in ("heading", "text"):
-                if not str(item.get(key) or "").strip():
-                    self.problem(here, f"has no {key}")
-            if item.get("numbering", "printed") not in ("printed", "reconstructed"):
-                self.problem(here, f"numbering {item['numbering']!r} is neither printed nor reconstructed")
-            if item.get("operative", True) not in (True, False):
-                self.problem(here, f"operative must be true or false, not {item['operative']!r}")
-            if item.get("operative", True) is False and not str(item.get("reason") or "").strip():
-                self.problem(here, "is marked non-operative without a reason")
-            clauses[cid] = item
-        interpretations: dict[str, dict] = {}
-        for position, item in enumerate(data.get("interpretations") or []):
-            if not isinstance(item, dict) or "id" not in item:
-                self.problem(where, f"interpretations[{position}] has no id")
-                continue
-            here = f"{where}: interpretation {item['id']}"
-            if item["id"] in interpretations:
-                self.problem(here, "registered twice")
-            if not item.get("clause"):
-                self.problem(here, "names no clause")
-            elif str(item["clause"]) not in clauses:
-                self.problem(here, f"names clause {item['clause']!r}, which is not registered")
-            if not str(item.get("text") or "").strip():
-                self.problem(here, "has no text")
-            interpretations[str(item["id"])] = item
-        return clauses, interpretations
+        return ({cid: clause.model_dump() for cid, clause in found.clauses.items()},
+                {iid: reading.model_dump() for iid, reading in found.interpretations.items()})
 
     # -- conclusions in rule heads
 

@@ -1,21 +1,41 @@
-"""Clause registries: for each ordinance, every clause's id, heading and words (reasoner/clauses/*.yaml)."""
+"""Clause registries: for each ordinance, its metadata and every clause's id, heading and words
+(reasoner/clauses/*.yaml), read and validated by one model.
+
+`validate` is the one reader: `registry()` takes its result, and `reasoner check` reports its problems
+(each with the clause or interpretation it concerns) beside the checks of the encoding.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Any, Literal
 
 import yaml
+from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
 
 from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
 
 
-@dataclass(frozen=True)
-class Clause:
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _words(cls, value: Any, info: Any) -> Any:
+        # YAML reads an id such as 8 or a heading such as 2015 as a number: the registry means the words.
+        if info.field_name in ("id", "heading", "text", "clause") and isinstance(value, (int, float)) \
+                and not isinstance(value, bool):
+            return str(value)
+        return value
+
+
+class Clause(_Entry):
     id: str
     heading: str
     text: str
-    numbering: str = "printed"  # printed | reconstructed
-    operative: bool = True
+    numbering: Literal["printed", "reconstructed"] = "printed"
+    operative: StrictBool = True
     reason: str | None = None   # why a clause is non-operative or not encoded
 
     @property
@@ -23,48 +43,168 @@ class Clause:
         return self.numbering == "reconstructed"
 
 
-@dataclass(frozen=True)
-class Interpretation:
+class Interpretation(_Entry):
     id: str
     clause: str
     text: str
 
+    @field_validator("text")
+    @classmethod
+    def _stripped(cls, value: str) -> str:
+        return value.strip()
+
+
+class Metadata(BaseModel):
+    """What a registry says of its ordinance, shown wherever the ordinance is named."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinance: str
+    listed: int                              # where the ordinance stands in every listing
+    jurisdiction: str
+    title: str
+    source: str                              # the text's file in facts/ordinances/
+    history: str = ""
+    authority: str = ""
+    permit_term: str = "permit"
+    numbering_notes: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class Registry:
-    ordinance: str
-    jurisdiction: str
-    title: str
-    source: str
-    authority: str
-    permit_term: str
+    metadata: Metadata
     clauses: dict[str, Clause]
     interpretations: dict[str, Interpretation]
-    numbering_notes: tuple[str, ...] = field(default_factory=tuple)
-    history: str = ""
+
+    @property
+    def ordinance(self) -> str:
+        return self.metadata.ordinance
+
+    @property
+    def jurisdiction(self) -> str:
+        return self.metadata.jurisdiction
+
+    @property
+    def title(self) -> str:
+        return self.metadata.title
+
+    @property
+    def source(self) -> str:
+        return self.metadata.source
+
+    @property
+    def authority(self) -> str:
+        return self.metadata.authority
+
+    @property
+    def permit_term(self) -> str:
+        return self.metadata.permit_term
+
+    @property
+    def history(self) -> str:
+        return self.metadata.history
+
+    @property
+    def numbering_notes(self) -> tuple[str, ...]:
+        return self.metadata.numbering_notes
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
 
 
+def _problem(where: str, error: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
+    """A pydantic error about one field, phrased for a person editing the registry."""
+    field = str(error["loc"][0]) if error["loc"] else ""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return where, f"unknown key {field!r}"
+    if kind == "missing" or (field in ("heading", "text", "clause") and not str(item.get(field) or "").strip()):
+        return where, f"has no {field}" if field != "clause" else "names no clause"
+    if field == "numbering":
+        return where, f"numbering {item.get(field)!r} is neither printed nor reconstructed"
+    if field == "operative":
+        return where, f"operative must be true or false, not {item.get(field)!r}"
+    return where, f"{field}: {error['msg']}"
+
+
+def validate(data: Any, ordinance: str, where: str) -> tuple[Registry | None, list[tuple[str, str]]]:
+    """The registry read from a file's parsed YAML, and every problem found in it as (where, what). Entries
+    with problems are left out of the registry; it is None when the file is no registry at all."""
+    problems: list[tuple[str, str]] = []
+    if not isinstance(data, dict) or not isinstance(data.get("clauses"), list):
+        return None, [(where, "has no `clauses:` list")]
+    head = {key: value for key, value in data.items() if key not in ("clauses", "interpretations")}
+    for key in ("ordinance", "listed", "jurisdiction", "title", "source"):
+        if head.get(key) in (None, ""):
+            problems.append((where, f"`{key}` is missing"))
+    if head.get("ordinance") not in (None, ordinance):
+        problems.append((where, f"`ordinance: {head['ordinance']}` should be {ordinance}"))
+    try:
+        metadata = Metadata.model_validate({"listed": 1 << 30, "jurisdiction": "", "title": "", "source": "",
+                                            **head, "ordinance": ordinance})
+    except ValidationError as error:
+        problems += [(where, f"{e['loc'][0] if e['loc'] else ''}: {e['msg']}") for e in error.errors()
+                     if e["type"] != "missing"]
+        metadata = Metadata(ordinance=ordinance, listed=1 << 30, jurisdiction="", title="", source="")
+    clauses: dict[str, Clause] = {}
+    for position, item in enumerate(data["clauses"]):
+        if not isinstance(item, dict) or "id" not in item:
+            problems.append((where, f"clauses[{position}] has no id"))
+            continue
+        here = f"{where}: clause {item['id']}"
+        try:
+            clause = Clause.model_validate(item)
+        except ValidationError as error:
+            problems += sorted({_problem(here, e, item) for e in error.errors()})
+            continue
+        if clause.id in clauses:
+            problems.append((here, "registered twice"))
+        if not clause.heading.strip():
+            problems.append((here, "has no heading"))
+        if not clause.text.strip():
+            problems.append((here, "has no text"))
+        if not clause.operative and not (clause.reason or "").strip():
+            problems.append((here, "is marked non-operative without a reason"))
+        clauses[clause.id] = clause
+    interpretations: dict[str, Interpretation] = {}
+    for position, item in enumerate(data.get("interpretations") or []):
+        if not isinstance(item, dict) or "id" not in item:
+            problems.append((where, f"interpretations[{position}] has no id"))
+            continue
+        here = f"{where}: interpretation {item['id']}"
+        try:
+            reading = Interpretation.model_validate(item)
+        except ValidationError as error:
+            problems += sorted({_problem(here, e, item) for e in error.errors()})
+            continue
+        if reading.id in interpretations:
+            problems.append((here, "registered twice"))
+        if not reading.clause.strip():
+            problems.append((here, "names no clause"))
+        elif reading.clause not in clauses:
+            problems.append((here, f"names clause {item['clause']!r}, which is not registered"))
+        if not reading.text:
+            problems.append((here, "has no text"))
+        interpretations[reading.id] = reading
+    return Registry(metadata, clauses, interpretations), problems
+
+
+def read(file: Path, ordinance: str, where: str) -> tuple[Registry | None, list[tuple[str, str]]]:
+    """`validate` of a registry file; a file that cannot be read or parsed is one problem."""
+    try:
+        data = yaml.load(file.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    except (OSError, yaml.YAMLError) as error:
+        return None, [(where, f"cannot be read: {error}")]
+    return validate(data, ordinance, where)
+
+
 @cache
 def registry(ordinance: str) -> Registry:
-    with package_path("clauses", f"{ordinance}.yaml").open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=SAFE_LOADER)
-    clauses = {}
-    for item in data["clauses"]:
-        clause = Clause(**{key: (str(value) if key in ("id", "heading", "text") else value) for key, value in item.items()})
-        if clause.id in clauses:
-            raise ValueError(f"{ordinance}: clause {clause.id} registered twice")
-        clauses[clause.id] = clause
-    interpretations = {item["id"]: Interpretation(item["id"], str(item["clause"]), item["text"].strip())
-                       for item in data.get("interpretations", [])}
-    return Registry(
-        ordinance=data["ordinance"], jurisdiction=data["jurisdiction"], title=data["title"],
-        source=data["source"], authority=data.get("authority", ""), permit_term=data.get("permit_term", "permit"),
-        clauses=clauses, interpretations=interpretations,
-        numbering_notes=tuple(data.get("numbering_notes", [])), history=data.get("history", ""),
-    )
+    where = f"reasoner/clauses/{ordinance}.yaml"
+    found, problems = read(package_path("clauses", f"{ordinance}.yaml"), ordinance, where)
+    if found is None or problems:
+        raise ValueError("; ".join(f"{place}: {what}" for place, what in problems))
+    return found
 
 
 def all_registries() -> dict[str, Registry]:
