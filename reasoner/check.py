@@ -20,7 +20,6 @@ What must hold (each failure is a Problem naming the file, the line or clause, a
 """
 from __future__ import annotations
 
-import bisect
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -31,6 +30,7 @@ from typing import Any
 import clingo
 from clingo import ast
 
+from .conventions import Annotations, folded
 from .schema import INPUT, enumerated_arguments
 from .vocabulary import encoded_ordinances, encoding_path, names, package_path
 
@@ -164,19 +164,14 @@ class Encoding:
 
     def header_of(self, line: int) -> str | None:
         """The clause of the nearest `% §` header above a line."""
-        above = bisect.bisect_left(self._header_lines, line)
-        return self._headers[above - 1][1] if above else None
+        return self.annotations.clause_at(line)
 
     def __post_init__(self) -> None:
-        lines = self.text.splitlines()
-        self._headers = [(number, match.group(1)) for number, line in enumerate(lines, start=1)
-                         if (match := re.match(r"^% § (\S+)", line))]
-        self._header_lines = [number for number, _ in self._headers]
-        self.lines = lines
+        self.annotations = Annotations(self.text)
+        self.lines = self.annotations.lines
 
     def label_of(self, line: int) -> str | None:
-        above = self.lines[line - 2] if line >= 2 else ""
-        return above[2:].strip() if above.startswith("%@") else None
+        return self.annotations.sentence_at(line)
 
 
 # What a %@ sentence may write besides a law's numbers: quotations of the text, placeholders, clause ids
@@ -293,6 +288,7 @@ class _Checker:
         self._clauses(clauses)
         self._interpretations(clauses, interpretations)
         self._names()
+        self._helpers()
         self._labels(clauses)
         self._ground(clauses, interpretations)
         return self.report
@@ -435,6 +431,17 @@ class _Checker:
 
     # -- vocabulary names
 
+    def _helpers(self) -> None:
+        """A helper predicate (no shared input or output, not one vocabulary.lp leaves to the ordinances)
+        carries its ordinance's prefix, so that no two ordinances share a helper in one program."""
+        assert self.enc is not None
+        shared = self.shown | self.inputs | self.ordinance_supplied() | {("param", 4)}
+        for statement in self.enc.statements:
+            if statement.head is None or statement.head in shared or statement.head[0].startswith(f"{self.ordinance}_"):
+                continue
+            self.problem(self.enc.at(statement.line), f"the helper predicate {statement.head[0]}/{statement.head[1]} "
+                                                      f"should be named {self.ordinance}_{statement.head[0]}")
+
     def _names(self) -> None:
         assert self.enc is not None
         known = {section: set(names(section)) | EXTRA_NAMES.get(section, set())
@@ -498,6 +505,13 @@ class _Checker:
                                     "name it with a variable of the rule")
         self.report.counts["rules"] = rules
         self.report.counts["facts"] = len(self.enc.statements) - rules
+        for header in self.enc.annotations.headers:
+            registered = clauses.get(header.clause)
+            words = folded(str(registered.get("text", ""))).lower() if registered else None
+            for quotation in header.quotations() if words is not None else ():
+                if folded(quotation).lower() not in words:
+                    self.problem(self.enc.at(header.line), f"quotes {quotation!r}, which is not in the registered words "
+                                                           f"of {header.clause}")
 
     # -- grounding: clingo's own messages, and every derivable conclusion
 

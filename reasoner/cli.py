@@ -212,7 +212,6 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
 
     Example: reasoner clauses trempealeau "6.01(3)5"
     """
-    from dataclasses import asdict
 
     from .registry import registry
 
@@ -223,9 +222,9 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
         data = []
         for name in chosen:
             reg = registry(name)
-            items = [asdict(c) for c in reg.clauses.values() if clause_id in (None, c.id)]
+            items = [c.model_dump() for c in reg.clauses.values() if clause_id in (None, c.id)]
             data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
-                         "interpretations": [asdict(i) for i in reg.interpretations.values()]})
+                         "interpretations": [i.model_dump() for i in reg.interpretations.values()]})
         _dump(data)
         return
     for name in chosen:

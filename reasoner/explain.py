@@ -25,6 +25,7 @@ from typing import Any
 import clingo
 from clingo import ast
 
+from .conventions import Annotations
 from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
@@ -102,7 +103,7 @@ class _Bind(ast.Transformer):
 
 def _rules_of(source: str) -> list[Rule]:
     text = encoding_text(source)
-    lines = text.splitlines()
+    annotations = Annotations(text)
     parsed: list[ast.AST] = []
     ast.parse_string(text, parsed.append)
     rules = []
@@ -113,15 +114,7 @@ def _rules_of(source: str) -> list[Rule]:
         if node.head.ast_type != ast.ASTType.Literal or node.head.atom.ast_type != ast.ASTType.SymbolicAtom:
             continue
         line = node.location.begin.line
-        clause = label = None
-        for index in range(line - 2, -1, -1):
-            match = re.match(r"^% § (\S+)", lines[index])
-            if match:
-                clause = match.group(1)
-                break
-        above = lines[line - 2] if line >= 2 else ""
-        if above.startswith("%@"):
-            label = above[2:].strip()
+        clause, label = annotations.clause_at(line), annotations.sentence_at(line)
         symbol = node.head.atom.symbol
         arity = len(symbol.arguments) if symbol.ast_type == ast.ASTType.Function else 0
         name = symbol.name if symbol.ast_type == ast.ASTType.Function else str(symbol)

@@ -88,6 +88,13 @@ def _clause(data, cid):
 
 PERMITTED = "permit_required(trempealeau,E,_)"
 DEFECTS = [
+    ("a helper predicate without its ordinance's prefix", append_rule(
+        f'fenced(E) :- {PERMITTED}.\nobligation(trempealeau,E,fence,shall,"6.01(3)1") :- fenced(E).'),
+     "the helper predicate fenced/1 should be named trempealeau_fenced"),
+    ("a clause header quoting words the clause does not have", prepend_rule(
+        '% § 6.01(3)1 "A method of controlling the admission of every elephant"\n'
+        'obligation(trempealeau,E,elephant_control,shall,"6.01(3)1") :- permit_required(trempealeau,E,_).'),
+     "quotes 'A method of controlling the admission of every elephant', which is not in the registered words of 6.01(3)1"),
     ("a law's number written into an explanation sentence", append_rule(
         f'%@ A fence for an assembly of 2,000 or more.\nobligation(trempealeau,E,fence,shall,"6.01(3)1") :- {PERMITTED}.'),
      "the %@ sentence writes 2,000, which param attendance_threshold states"),

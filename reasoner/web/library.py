@@ -8,7 +8,6 @@ compares both on the same inputs.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -169,9 +168,9 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
     data = []
     for name in chosen:
         reg = registry(name)
-        items = [asdict(c) for c in reg.clauses.values() if clause_id in (None, c.id)]
+        items = [c.model_dump() for c in reg.clauses.values() if clause_id in (None, c.id)]
         data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
-                     "interpretations": [asdict(i) for i in reg.interpretations.values()]})
+                     "interpretations": [i.model_dump() for i in reg.interpretations.values()]})
     return data
 
 
