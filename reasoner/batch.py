@@ -325,6 +325,8 @@ class _Processes(_Window):
         calls = getattr(self.executor, "_call_queue", None)
         if calls is not None:
             calls.cancel_join_thread()
+        results = getattr(self.executor, "_result_queue", None)
+        manager = getattr(self.executor, "_executor_manager_thread", None)
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
@@ -336,7 +338,17 @@ class _Processes(_Window):
                 if process.is_alive():
                     process.kill()
                     process.join(0.5)
-        self.executor.shutdown(wait=True)
+        # A worker ended while it sent a result leaves half a message: the pool's manager thread would wait for
+        # the rest for ever (and the exit for it). With this process's end of the pipe closed too, it reads the
+        # end of the pipe instead, and stops.
+        with contextlib.suppress(Exception):
+            results._writer.close()
+        if manager is not None:
+            manager.join(1.0)
+            if manager.is_alive():  # never hang the exit on it
+                from concurrent.futures import process as futures_process
+
+                getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)
         # A worker started to replace a recycled one as the others were ended would outlive them, and the
         # exit would wait for it while it waits for the exit (its parent-watch): none is left.
         import multiprocessing
