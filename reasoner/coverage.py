@@ -27,11 +27,14 @@ from .vocabulary import encoded_ordinances
 
 @dataclass
 class Case:
+    """One scenario case: its event (the file's base with the case's event merged over it) and what it expects."""
+
     ordinance: str
     file: str
     name: str
     record: dict[str, Any]
     expect: dict[str, Any]
+    absent: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -69,7 +72,8 @@ def deep_merge(base: Any, override: Any) -> Any:
     return override
 
 
-def matches(conclusion: dict[str, Any], pattern: dict[str, Any]) -> bool:
+def _matches(conclusion: dict[str, Any], pattern: dict[str, Any]) -> bool:
+    """A conclusion a case's `expect` names: coverage counts what the case asserts."""
     return all(conclusion.get(key) == value for key, value in pattern.items())
 
 
@@ -78,6 +82,8 @@ class ScenarioError(ValueError):
 
 
 def scenario_cases(directory: Path) -> list[Case]:
+    """Every case of the scenario files in a folder (tests/scenarios/*.yaml): the one reader of that format,
+    for the tests and for `reasoner coverage`. How a case's expectations are checked is the tests' own."""
     cases = []
     for path in sorted(Path(directory).glob("*.yaml")):
         try:
@@ -86,7 +92,8 @@ def scenario_cases(directory: Path) -> list[Case]:
                 raise ScenarioError("not a scenario file (it needs ordinance: and a list of cases:)")
             for case in data.get("cases", []):
                 record = deep_merge(data.get("base", {}), case.get("event", {}))
-                cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {})))
+                cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {}),
+                                  case.get("absent", [])))
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
             detail = f"no {error}" if isinstance(error, KeyError) else str(error).replace("\n", " ")
             raise ScenarioError(f"{path}: {detail}") from None
@@ -156,7 +163,7 @@ def _asserted(case: Case, result: dict[str, Any]) -> list[tuple[str, str, str]]:
     expect = case.expect
     for pattern in expect.get("conclusions", []):
         for conclusion in result["conclusions"]:
-            if matches(conclusion, pattern):
+            if _matches(conclusion, pattern):
                 keys += [(conclusion["kind"], conclusion["name"], clause) for clause in conclusion["clauses"]]
     kinds = []
     if expect.get("permit_required") is True or expect.get("status") == "permit_required":

@@ -22,17 +22,12 @@ from reasoner.cli import main
 from reasoner.loading import parse_events
 from reasoner.program import Program, SolveTimeout, solve, time_limit
 from reasoner.unknowns import evaluate_any
+from reasoner.coverage import scenario_cases
 from reasoner.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
 ORDINANCES = encoded_ordinances()
-
-
-def deep_merge(base, override):
-    if isinstance(base, dict) and isinstance(override, dict):
-        return {**base, **{k: deep_merge(base.get(k), v) if k in base else v for k, v in override.items()}}
-    return override
 
 
 def test_a_batch_never_writes_over_its_input(tmp_path):
@@ -68,11 +63,12 @@ def test_a_key_written_twice_makes_an_error_row(tmp_path):
 def scenario_events(step: int) -> list[dict]:
     """Every `step`-th scenario case of every ordinance as an event: valid events of every shape."""
     found = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for index, case in enumerate(data["cases"][::step]):
-            record = deep_merge(data.get("base", {}), case.get("event", {}))
-            record["id"] = f"{path.stem}-{index}: {case['name']}"
+    by_file: dict[str, list] = {}
+    for case in scenario_cases(SCENARIOS):
+        by_file.setdefault(case.file, []).append(case)
+    for file, cases in by_file.items():
+        for index, case in enumerate(cases[::step]):
+            record = {**case.record, "id": f"{Path(file).stem}-{index}: {case.name}"}
             found.append(json.loads(json.dumps(record, default=str)))  # dates as text, as in JSON
     return found
 

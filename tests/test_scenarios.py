@@ -1,36 +1,32 @@
 """Table-driven scenarios: tests/scenarios/<ordinance>.yaml, one case per sentence of the law.
 
-Each case deep-merges its `event` over the file's `base` event, evaluates it under that file's
-ordinance, and checks `permit_required`/`status`, that every conclusion in `expect` appears
-(matching on the keys it gives) and that none in `absent` does.
+Each case (its `event` merged over the file's `base`, read by reasoner.coverage.scenario_cases, the one
+reader of the format) is evaluated under that file's ordinance; the test checks `permit_required`/`status`,
+that every conclusion in `expect` appears (matching on the keys it gives) and that none in `absent` does.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-import yaml
 
 from reasoner.conclusions import evaluate
-from reasoner.coverage import deep_merge, matches
+from reasoner.coverage import scenario_cases
 from reasoner.loading import parse_events
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-def load_cases():
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for case in data["cases"]:
-            yield pytest.param(data["ordinance"], data.get("base", {}), case, id=f"{path.stem}: {case['name']}")
+def matches(conclusion: dict, pattern: dict) -> bool:
+    """A conclusion matches a pattern when it has every key the pattern gives, with the same value."""
+    return all(conclusion.get(key) == value for key, value in pattern.items())
 
 
-@pytest.mark.parametrize("ordinance, base, case", list(load_cases()))
-def test_scenario(ordinance, base, case):
-    record = deep_merge(base, case.get("event", {}))
-    record.setdefault("id", "scenario")
-    [result] = evaluate(parse_events(record, "scenario"), [ordinance])
-    expect = case.get("expect", {})
+@pytest.mark.parametrize("case", scenario_cases(SCENARIOS), ids=lambda c: f"{Path(c.file).stem}: {c.name}")
+def test_scenario(case):
+    record = {"id": "scenario", **case.record}
+    [result] = evaluate(parse_events(record, "scenario"), [case.ordinance])
+    expect = case.expect
     if "permit_required" in expect:
         assert result["permit_required"] is expect["permit_required"], result["conclusions"]
     if "status" in expect:
@@ -39,6 +35,6 @@ def test_scenario(ordinance, base, case):
         found = [c for c in result["conclusions"] if matches(c, pattern)]
         near = [c for c in result["conclusions"] if c["name"] == pattern.get("name")]
         assert found, f"expected {pattern}; conclusions with that name: {near}"
-    for pattern in case.get("absent", []):
+    for pattern in case.absent:
         found = [c for c in result["conclusions"] if matches(c, pattern)]
         assert not found, f"did not expect {found}"
