@@ -83,22 +83,12 @@ def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    if filed is None:
-        return events
-    from .event import within_dates
+    from .event import with_filing_date
 
     try:
-        within_dates(filed)
+        return with_filing_date(events, filed)
     except ValueError as error:
-        raise InputError(f"--filed: {error} (given: {filed.isoformat()})") from None
-    changed = []
-    for event in events:
-        application = event.application.model_copy(update={"filed": filed}) if event.application else None
-        if application is None:
-            from .event import Application
-            application = Application(filed=filed)
-        changed.append(event.model_copy(update={"application": application}))
-    return changed
+        raise InputError(f"--filed: {error}") from None
 
 
 class TimeLimitExpired(click.ClickException):

@@ -242,3 +242,16 @@ def unknown_paths() -> set[str]:
     for prefix, section in UNKNOWN_SETS.items():
         paths |= {f"{prefix}.{name}" for name in names(section)}
     return paths
+
+
+def with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
+    """The events as if their application were filed on `filed` (None: as they are). A date out of range
+    raises ValueError naming the date."""
+    if filed is None:
+        return events
+    try:
+        within_dates(filed)
+    except ValueError as error:
+        raise ValueError(f"{error} (given: {filed.isoformat()})") from None
+    return [event.model_copy(update={"application": event.application.model_copy(update={"filed": filed})
+                                     if event.application else Application(filed=filed)}) for event in events]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import CompareError, compare as compare_events, parse_kinds
-from ..event import Event, within_dates
+from ..event import Event, with_filing_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import registry
@@ -88,16 +88,10 @@ def _one_event(request: dict[str, Any]) -> Event:
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    if filed is None:
-        return events
-    from ..event import Application
-
     try:
-        within_dates(filed)
+        return with_filing_date(events, filed)
     except ValueError as error:
-        raise InputProblem(f"filed: {error} (given: {filed.isoformat()})") from None
-    return [event.model_copy(update={"application": event.application.model_copy(update={"filed": filed})
-                                     if event.application else Application(filed=filed)}) for event in events]
+        raise InputProblem(f"filed: {error}") from None
 
 
 def _conclusion(conclusion: str | None, chosen: tuple[str, ...]) -> None:
