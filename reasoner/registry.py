@@ -42,6 +42,7 @@ class Registry:
     interpretations: dict[str, Interpretation]
     numbering_notes: tuple[str, ...] = field(default_factory=tuple)
     history: str = ""
+    time_zone: str = ""  # the ordinance's own clock (reasoner/clocks.py)
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -64,6 +65,7 @@ def registry(ordinance: str) -> Registry:
         source=data["source"], authority=data.get("authority", ""), permit_term=data.get("permit_term", "permit"),
         clauses=clauses, interpretations=interpretations,
         numbering_notes=tuple(data.get("numbering_notes", [])), history=data.get("history", ""),
+        time_zone=data.get("time_zone", ""),
     )
 
 
