@@ -11,7 +11,9 @@ from functools import lru_cache
 
 from clingo import Function, Number, String, Symbol
 
-from .event import Event, Range
+from .clocks import elapsed_minutes
+from .event import Event, Range, Session
+from .vocabulary import ordinance_time_zones, vocabulary
 
 # Hours when it is light on every day of the year at the latitudes of the five jurisdictions
 # (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
@@ -21,16 +23,27 @@ ALWAYS_LIGHT_UNTIL = time(16, 15)
 ALWAYS_DARK_FROM = time(22, 0)
 
 
+# Real time is counted in minutes from here (the UTC midnight of 1970-01-01): within clingo's 32-bit numbers for
+# every date the event format allows.
+EPOCH = datetime(1970, 1, 1)
+
+
 def day_number(moment: datetime) -> int:
     return moment.toordinal()
 
 
 def derive_darkness(event: Event) -> bool | None:
-    """Stated darkness wins; an event past midnight or into the always-dark hours is dark; one inside the always-light hours is not."""
-    schedule = event.schedule
-    if schedule.darkness is not None:
-        return schedule.darkness
-    start, end = schedule.start, schedule.end
+    """Stated darkness wins; else session by session: any dark session makes the event dark, and it is
+    light only when every session is."""
+    if event.schedule.darkness is not None:
+        return event.schedule.darkness
+    found = [session_darkness(session) for session in event.schedule.runs]
+    return True if True in found else False if all(d is False for d in found) else None
+
+
+def session_darkness(session: Session) -> bool | None:
+    """A session past midnight or into the always-dark hours is dark; one inside the always-light hours is not."""
+    start, end = session.start, session.end
     if end.date() > start.date() and end.time() > time(0, 0) or (end.date() - start.date()).days > 1:
         return True
     if end.date() > start.date() or end.time() > ALWAYS_DARK_FROM:
@@ -75,9 +88,10 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         value = getattr(people, field)
         if value is not None:
             add(_atom(f"attendance_{field}" if field != "max_tickets" else "max_tickets", e, value))
-    start, end = event.schedule.start, event.schedule.end
-    add(_atom("starts", e, day_number(start), start.hour * 60 + start.minute))
-    add(_atom("ends", e, day_number(end), end.hour * 60 + end.minute))
+    if people.total is not None and not isinstance(people.total, Range):
+        add(_atom("attendance_total", e, people.total))
+    for session in event.schedule.runs:
+        atoms.extend(session_facts(e, session))
     darkness = derive_darkness(event)
     if "schedule.darkness" not in unknown:
         add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
@@ -113,7 +127,7 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     for condition in event.imposed_conditions:
         add(_atom("imposed", e, condition))
     for name, amount in event.provisions.items():
-        add(_atom("provided", e, name, amount))
+        add(_atom("provided", e, name, amount * _scale(name)))
     application = event.application
     if application is not None:
         add(_atom("application_filed", e))
@@ -140,6 +154,29 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         if insurance.names_government_as_insured:
             add(_atom("feature", e, "insurance_names_government"))
     return atoms
+
+
+def session_facts(e: int, session: Session) -> list[Fact]:
+    """A session on the local clock, and its ends in real time (minutes since 1970-01-01 UTC) in each ordinance's zone."""
+    clock = (day_number(session.start), session.start.hour * 60 + session.start.minute,
+             day_number(session.end), session.end.hour * 60 + session.end.minute)
+    found = [_atom("session", e, *clock)]
+    for zone_name in _zones():
+        found.append(_atom("session_clock", e, *clock, String(zone_name),
+                           elapsed_minutes(session.start, EPOCH, zone_name, session.start_occurrence),
+                           elapsed_minutes(session.end, EPOCH, zone_name, session.end_occurrence)))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(set(ordinance_time_zones().values())))
+
+
+@lru_cache(maxsize=256)
+def _scale(obligation: str) -> int:
+    """An amount the encodings state in hundredths (vocabulary `decimals: 2`) is given to them in hundredths."""
+    return 10 ** vocabulary()["obligations"].get(obligation, {}).get("decimals", 0)
 
 
 def facts_program(events: list[Event]) -> str:

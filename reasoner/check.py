@@ -218,7 +218,7 @@ def sample_events() -> list:
         darkness = (True, False, None)[index % 3]
         plain = index >= count  # no flags, kinds or findings: no exemption gets in the way of the obligations
         record = {
-            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "female": 3000, "male": 2000,
+            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "female": 3000, "male": 2000,
                                                    "board_finding": 5500, "max_tickets": 6000},
             "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
             "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,

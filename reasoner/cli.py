@@ -437,7 +437,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
 @main.command()
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @click.option("--vary", "vary_spec", required=True, metavar="FIELD=LOW..HIGH",
-              help="The fact to vary and its range: attendance=100..20000, hours=1..72, filed=2027-04-01..2027-07-15, "
+              help="The fact to vary and its range: attendance=100..20000, hours=1..72, close=1200..1560 (the daily closing time, minutes after the opening day's midnight), filed=2027-04-01..2027-07-15, "
                    "or any whole-number field by its path (site.seating_capacity=0..5000).")
 @click.option("--step", type=click.IntRange(min=1), default=None,
               help="Distance between sample points (days for filed; default: a round step giving about 50 samples).")

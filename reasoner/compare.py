@@ -81,7 +81,7 @@ def _money(value: int) -> str:
 def amount_text(value: Any, unit: str | None) -> str:
     if isinstance(value, bool) or value is None:
         return "required"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):  # a float is an exact decimal amount (vocabulary `decimals`)
         if unit == "usd":
             return _money(value)
         if unit in (None, "count"):

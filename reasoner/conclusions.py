@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -112,9 +113,23 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
     elif output.kind == "interpretation":
         interpretation = registry(ordinance).interpretations.get(item_name)
         extra = {"text": interpretation.text if interpretation else None}
+    places = _decimals(item_name) if output.kind in ("obligation", "shortfall") else 0
+    if places:  # the encodings state this amount in hundredths (vocabulary.yaml `decimals`)
+        value = _amount(value, places) if isinstance(value, int) and not isinstance(value, bool) else value
+        extra = {key: _amount(v, places) if key in ("required", "provided") else v for key, v in extra.items()}
     item = _conclusion(kind, item_name, clause, value, unit if output.kind in _UNITS else None,
                        got.get("modality"), **extra)
     return ordinance, event, item
+
+
+def _decimals(name: str) -> int:
+    return vocabulary()["obligations"].get(name, {}).get("decimals", 0)
+
+
+def _amount(value: int, places: int) -> int | float:
+    """An amount stated in units of 10^-places, as a whole number when it is one, else its exact decimal."""
+    whole, rest = divmod(value, 10 ** places)
+    return whole if not rest else float(Decimal(value).scaleb(-places))
 
 
 # Kinds whose conclusions carry a unit.

@@ -5,14 +5,16 @@ which the reasoner reads as false until unknown-fact reasoning takes over.
 """
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from .clocks import Occurrence, check_local_time
 from .vocabulary import names
 
 MAX_EVENT_DAYS = 366
+MAX_SESSIONS = 1000
 # Dates outside these years are refused: deadlines are computed days before and after them, and
 # every day must stay a calendar date. Amounts stay below clingo's 32-bit integers (2^31 - 1).
 EARLIEST_DATE = date(1900, 1, 1)
@@ -74,12 +76,14 @@ def _number_or_range(upper: int):
 
 class Attendance(Strict):
     expected_max: int | Range = Field(description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
+    total: int | Range | None = Field(None, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
     max_tickets: int | None = Field(None, ge=0, le=10_000_000, description="Maximum number of tickets to be sold.")
 
     _peak = field_validator("expected_max", mode="before")(_number_or_range(10_000_000))
+    _total = field_validator("total", mode="before")(_number_or_range(10_000_000))
 
     @property
     def peak_at_most(self) -> int:
@@ -92,28 +96,133 @@ class Attendance(Strict):
                 raise ValueError(f"{sex} ({getattr(self, sex)}) exceeds expected_max ({self.peak_at_most})")
         if self.female is not None and self.male is not None and self.female + self.male > self.peak_at_most:
             raise ValueError(f"female ({self.female}) + male ({self.male}) exceeds expected_max ({self.expected_max})")
+        if self.total is not None:  # every person present at the peak is one of the persons over the event
+            total_max = self.total.max if isinstance(self.total, Range) else self.total
+            peak_min = self.expected_max.min if isinstance(self.expected_max, Range) else self.expected_max
+            if total_max < peak_min:
+                raise ValueError(f"total ({total_max:,}) is below expected_max ({peak_min:,}): the persons over the "
+                                 "whole event include everyone present at the peak")
         return self
+
+
+def _local(value: datetime) -> datetime:
+    if value.tzinfo is not None:  # dropping it would silently move the event; ordinances count the local clock
+        raise ValueError("give the local date and time without a UTC offset (e.g. 2027-07-16T12:00)")
+    return within_dates(value)
+
+
+class Session(Strict):
+    """One continuous period during which the event runs (local date-times at the event's place)."""
+
+    start: datetime = Field(description="Local date and time the session starts, e.g. 2027-07-16T10:00.")
+    end: datetime = Field(description="Local date and time the session ends (after its start).")
+    start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
+    end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
+
+    _local_times = field_validator("start", "end")(lambda value: _local(value))
+
+    @model_validator(mode="after")
+    def ends_after_start(self) -> "Session":
+        if self.end <= self.start:
+            raise ValueError(f"end ({self.end.isoformat()}) must be after start ({self.start.isoformat()})")
+        check_local_time(self.start, self.start_occurrence, "start")
+        check_local_time(self.end, self.end_occurrence, "end")
+        return self
+
+    def label(self) -> str:
+        return f"{self.start.isoformat(timespec='minutes')} to {self.end.isoformat(timespec='minutes')}"
+
+
+class Daily(Strict):
+    """The same opening hours on every day from first_day to last_day."""
+
+    first_day: date = Field(description="The first day the event opens, e.g. 2027-07-16.")
+    last_day: date = Field(description="The last day it opens (a session closing after midnight ends the day after).")
+    open: time = Field(description="Opening time each day, e.g. 10:00.")
+    close: time = Field(description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight.")
+
+    _within = field_validator("first_day", "last_day")(lambda value: within_dates(value))
+
+    @model_validator(mode="after")
+    def days_in_order(self) -> "Daily":
+        if self.last_day < self.first_day:
+            raise ValueError(f"last_day ({self.last_day}) is before first_day ({self.first_day})")
+        if self.open == self.close:
+            raise ValueError("open and close are the same time: an event open around the clock is one session "
+                             "(schedule.start and schedule.end)")
+        if self.open.tzinfo is not None or self.close.tzinfo is not None:
+            raise ValueError("give local clock times without a UTC offset (e.g. 10:00)")
+        if (self.last_day - self.first_day).days > MAX_EVENT_DAYS:
+            raise ValueError(f"an event may last at most {MAX_EVENT_DAYS} days")
+        return self
+
+    def sessions(self) -> list[Session]:
+        found = []
+        day = self.first_day
+        while day <= self.last_day:
+            start = datetime.combine(day, self.open)
+            end = datetime.combine(day + timedelta(days=1) if self.close <= self.open else day, self.close)
+            found.append(Session(start=start, end=end))
+            day += timedelta(days=1)
+        return found
 
 
 class Schedule(Strict):
-    start: datetime = Field(description="Local date and time the assembly starts, e.g. 2027-07-16T12:00.")
-    end: datetime = Field(description="Local date and time the assembly ends.")
+    start: datetime | None = Field(None, description="Local date and time the assembly starts, e.g. 2027-07-16T12:00 (one continuous session; or give `sessions` or `daily`).")
+    end: datetime | None = Field(None, description="Local date and time the assembly ends.")
+    start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
+    end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
+    sessions: list[Session] | None = Field(None, description="The periods the event runs, in any order; sessions that touch (one ends as the next begins) run on as one; overlapping sessions are refused.")
+    daily: Daily | None = Field(None, description="Shorthand for one session a day with the same hours: {first_day, last_day, open, close}.")
     darkness: bool | None = Field(None, description="Whether any part runs during hours of darkness; derived when left out (see README).")
+    _runs: tuple[Session, ...] = PrivateAttr(default=())
 
     @field_validator("start", "end")
     @classmethod
-    def naive_local_time(cls, value: datetime) -> datetime:
-        if value.tzinfo is not None:  # dropping it would silently move the event; ordinances count the local clock
-            raise ValueError("give the local date and time without a UTC offset (e.g. 2027-07-16T12:00)")
-        return within_dates(value)
+    def naive_local_time(cls, value: datetime | None) -> datetime | None:
+        return value if value is None else _local(value)
 
     @model_validator(mode="after")
-    def ends_after_start(self) -> "Schedule":
-        if self.end <= self.start:
-            raise ValueError(f"end ({self.end.isoformat()}) must be after start ({self.start.isoformat()})")
-        if (self.end - self.start).days > MAX_EVENT_DAYS:
+    def one_form(self) -> "Schedule":
+        forms = [name for name, given in (("start/end", self.start is not None or self.end is not None),
+                                          ("sessions", self.sessions is not None), ("daily", self.daily is not None)) if given]
+        if len(forms) != 1:
+            raise ValueError("give the schedule as start and end, as sessions, or as daily hours"
+                             + (f" (not {' and '.join(forms)} together)" if forms else ""))
+        if forms == ["start/end"]:
+            if self.start is None or self.end is None:
+                raise ValueError("give both start and end")
+            runs = [Session(start=self.start, end=self.end, start_occurrence=self.start_occurrence,
+                            end_occurrence=self.end_occurrence)]
+        else:
+            if self.start_occurrence or self.end_occurrence:
+                raise ValueError("start_occurrence and end_occurrence go with start and end (or inside a session)")
+            runs = list(self.sessions) if self.sessions is not None else self.daily.sessions()
+        if not runs:
+            raise ValueError("give at least one session")
+        if len(runs) > MAX_SESSIONS:
+            raise ValueError(f"at most {MAX_SESSIONS:,} sessions")
+        runs.sort(key=lambda s: (s.start, s.end))
+        for before, after in zip(runs, runs[1:]):
+            if after.start < before.end:
+                raise ValueError(f"sessions overlap: {before.label()} and {after.label()}")
+        if (runs[-1].end - runs[0].start).days > MAX_EVENT_DAYS:
             raise ValueError(f"an event may last at most {MAX_EVENT_DAYS} days")
+        self._runs = tuple(runs)
         return self
+
+    @property
+    def runs(self) -> tuple[Session, ...]:
+        """The sessions in time order, whichever form the file used."""
+        return self._runs
+
+    @property
+    def opening(self) -> datetime:
+        return self._runs[0].start
+
+    @property
+    def closing(self) -> datetime:
+        return self._runs[-1].end
 
 
 class Site(Strict):
@@ -224,7 +333,7 @@ class Event(Strict):
 
     @property
     def has_unknowns(self) -> bool:
-        ranges = (self.attendance.expected_max, self.site.seating_capacity, self.organizer.applicant_age,
+        ranges = (self.attendance.expected_max, self.attendance.total, self.site.seating_capacity, self.organizer.applicant_age,
                   self.organizer.person_in_charge_age)
         return bool(self.unknown) or any(isinstance(value, Range) for value in ranges)
 

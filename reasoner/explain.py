@@ -245,6 +245,8 @@ def _show(symbol: clingo.Symbol, fmt: str = "") -> str:
     if symbol.type == clingo.SymbolType.Number:
         if fmt == "date":
             return date.fromordinal(symbol.number).isoformat()
+        if fmt == "clock":  # a minute of the day
+            return f"{symbol.number // 60 % 24:02d}:{symbol.number % 60:02d}"
         return f"{symbol.number:,}"
     if symbol.type == clingo.SymbolType.String:
         return symbol.string

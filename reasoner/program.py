@@ -32,7 +32,7 @@ from clingo import ast
 from .atoms import facts_program
 from .event import Event
 from .schema import INPUTS, OUTPUTS, PARAM
-from .vocabulary import encoded_ordinances, encoding_path, package_path
+from .vocabulary import encoded_ordinances, encoding_path, ordinance_time_zones, package_path
 
 # Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
 CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]
@@ -69,6 +69,13 @@ def encoding_text(name: str) -> str:
 
 def program_text(ordinances: Sequence[str]) -> str:
     return "\n".join(encoding_text(name) for name in ("vocabulary", *ordinances))
+
+
+def zone_facts(ordinances: Sequence[str]) -> str:
+    """time_zone(Ordinance,Zone) for each chosen ordinance: its own clock, from its registry (metadata, not law)."""
+    zones = ordinance_time_zones()
+    return "".join(f"{clingo.Function('time_zone', [clingo.Function(name), clingo.String(zones[name])])}.\n"
+                   for name in ordinances if name in zones)
 
 
 @cache
@@ -184,6 +191,7 @@ class Program:
         else:
             for path in files:
                 self.control.load(str(path))
+        self.control.add("base", [], zone_facts(self.ordinances))
         if parts:
             self.control.add("base", [], _modes_text())
             if "choices" in parts:

@@ -68,6 +68,7 @@ class Metadata(BaseModel):
     authority: str = ""
     permit_term: str = "permit"
     numbering_notes: tuple[str, ...] = ()
+    time_zone: str = ""                      # the ordinance's own clock (reasoner/clocks.py)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ class Registry:
     def numbering_notes(self) -> tuple[str, ...]:
         return self.metadata.numbering_notes
 
+    @property
+    def time_zone(self) -> str:
+        return self.metadata.time_zone
+
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
 
@@ -134,7 +139,7 @@ def validate(data: Any, ordinance: str, where: str) -> tuple[Registry | None, li
     if not isinstance(data, dict) or not isinstance(data.get("clauses"), list):
         return None, [(where, "has no `clauses:` list")]
     head = {key: value for key, value in data.items() if key not in ("clauses", "interpretations")}
-    for key in ("ordinance", "listed", "jurisdiction", "title", "source"):
+    for key in ("ordinance", "listed", "jurisdiction", "title", "source", "time_zone"):
         if head.get(key) in (None, ""):
             problems.append((where, f"`{key}` is missing"))
     if head.get("ordinance") not in (None, ordinance):

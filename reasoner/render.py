@@ -33,7 +33,7 @@ def words(name: str) -> str:
 def amount(value: Any, unit: str | None) -> str:
     if value is None:
         return "required"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):  # a float is an exact decimal amount
         if unit == "usd":
             return f"${value:,}"
         return f"{value:,}" + (f" {words(unit)}" if unit and unit not in ("count",) else "")

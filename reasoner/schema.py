@@ -12,8 +12,8 @@ each have a role:
   min, max, required, provided   the amounts of penalties and shortfalls
   clause    the clause id, always last
 
-An input predicate's arguments after Event are `number`, `day`, `minute`, or the vocabulary section
-(reasoner/vocabulary.yaml) whose names it takes.
+An input predicate's arguments after Event are `number`, `day`, `minute`, `zone` (an ordinance's time zone,
+a string), or the vocabulary section (reasoner/vocabulary.yaml) whose names it takes.
 """
 from __future__ import annotations
 
@@ -63,12 +63,13 @@ class Output:
 INPUTS: tuple[Input, ...] = (
     Input("event", ()),
     Input("attendance", ("number",), "attendance.expected_max", "number"),
+    Input("attendance_total", ("number",), "attendance.total", "number"),
     Input("attendance_female", ("number",)),
     Input("attendance_male", ("number",)),
     Input("attendance_board_finding", ("number",)),
     Input("max_tickets", ("number",)),
-    Input("starts", ("day", "minute")),
-    Input("ends", ("day", "minute")),
+    Input("session", ("day", "minute", "day", "minute")),
+    Input("session_clock", ("day", "minute", "day", "minute", "zone", "number", "number")),
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),
     Input("darkness_unknown", ()),
@@ -118,6 +119,9 @@ OUTPUTS: tuple[Output, ...] = (
     Output("note", "interpretation", ("name", "clause")),
 )
 
+# Input roles that are no vocabulary section.
+PLAIN_ROLES = ("number", "day", "minute", "zone")
+
 INPUT = {item.predicate: item for item in INPUTS}
 OUTPUT = {item.predicate: item for item in OUTPUTS}
 
@@ -149,7 +153,7 @@ def enumerated_arguments() -> dict[tuple[str, int, int], str]:
     found = {}
     for item in INPUTS:
         for index, role in enumerate(item.arguments, start=1):
-            if role not in ("number", "day", "minute"):
+            if role not in PLAIN_ROLES:
                 found[(item.predicate, item.arity, index)] = role
     for output in OUTPUTS:
         section = ("application_items" if output.predicate.startswith("application_")

@@ -14,8 +14,9 @@ space per four) are "proportional": their appearance is tracked, their steps are
 their values).
 
 Varied facts: `attendance` (the peak; a stated female/male split is scaled with it, rounded down, and a board
-finding is dropped, since it would override the varied number), `hours` (the end moves to start + hours;
-darkness is derived again unless the file states it), `filed` (the filing date, ISO dates), and any integer
+finding is dropped, since it would override the varied number), `hours` (each session's end moves to its
+start + hours; darkness is derived again unless the file states it), `close` (each session's end moves to that
+many minutes after the midnight that begins its first day: 1260 is 21:00, 1500 is 01:00 the next day), `filed` (the filing date, ISO dates), and any integer
 field by its dotted path (`site.seating_capacity`, `organizer.applicant_age`, `provisions.toilets`, ...).
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,7 +38,7 @@ from .conclusions import evaluate
 from .event import Event
 from .program import check_ordinances, solve
 from .schema import OUTPUTS, value_positions
-from .points import number_points, stated_numbers
+from .points import MINUTES_PER_DAY, clock_points, duration_points, number_points, stated_numbers
 
 MAX_GRID_INTERVALS = 50
 DEFAULT_MAX_STEPS = 20
@@ -112,8 +113,17 @@ def vary_event(event: Event, vary: Vary, x: int) -> Event:
                 people[part] = x * people[part] // peak if isinstance(peak, int) and peak > 0 else None
         people["expected_max"] = x
         people["board_finding"] = None
-    elif vary.field == "hours":
-        data["schedule"]["end"] = data["schedule"]["start"] + timedelta(hours=x)
+    elif vary.field in ("hours", "close"):
+        # every session keeps its start; `hours` sets each one's length, `close` its end at x minutes after
+        # the midnight that begins its first day (1,500 is 01:00 the next day)
+        runs = [{**s.model_dump(), "end_occurrence": None,
+                 "end": s.start + timedelta(hours=x) if vary.field == "hours"
+                 else datetime.combine(s.start.date(), datetime.min.time()) + timedelta(minutes=x)}
+                for s in event.schedule.runs]
+        if event.schedule.start is not None:
+            data["schedule"].update(end=runs[0]["end"], end_occurrence=None)
+        else:
+            data["schedule"].update(sessions=runs, daily=None)
     elif vary.field == "filed":
         _set_path(data, "application.filed", date.fromordinal(x))
     else:
@@ -140,8 +150,10 @@ def adjustments(event: Event, vary: Vary) -> list[str]:
             notes.append("the female/male split is scaled with the attendance (rounded down)")
         if people.board_finding is not None:
             notes.append("the board's attendance finding is dropped, since it would override the varied attendance")
-    if vary.field == "hours" and event.schedule.darkness is None:
+    if vary.field in ("hours", "close") and event.schedule.darkness is None:
         notes.append("darkness is derived again from the moved end time")
+    if vary.field in ("hours", "close") and len(event.schedule.runs) > 1:
+        notes.append(f"every one of the {len(event.schedule.runs)} sessions moves its end")
     return notes
 
 
@@ -171,6 +183,10 @@ def candidates(event: Event, vary: Vary, ordinances: Sequence[str]) -> set[int]:
     else:
         bases = [c for c in (event.site.seating_capacity, event.site.capacity) if isinstance(c, int)] if vary.field == "attendance" else []
         found = number_points(ordinances, bases)
+        if vary.field == "close":  # the clock points of each day, and the lengths the ordinances state from each opening
+            opens = {s.start.hour * 60 + s.start.minute for s in event.schedule.runs}
+            found = {p + day for p in clock_points(ordinances) for day in (0, MINUTES_PER_DAY)} \
+                | {o + d for o in opens for d in duration_points(ordinances)}
     return {x for x in found if vary.low <= x <= vary.high}
 
 

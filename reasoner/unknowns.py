@@ -82,7 +82,8 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             prefix, _, name = path.rpartition(".")
             atom = clingo.Function(SET_ATOMS[prefix], [e, clingo.Function(name)])
             found.append(Unknown(path, [(True, atom), (False, None)], flag_atom=atom))
-    numbers = {"attendance.expected_max": event.attendance.expected_max, "site.seating_capacity": event.site.seating_capacity,
+    numbers = {"attendance.expected_max": event.attendance.expected_max, "attendance.total": event.attendance.total,
+               "site.seating_capacity": event.site.seating_capacity,
                "organizer.applicant_age": event.organizer.applicant_age,
                "organizer.person_in_charge_age": event.organizer.person_in_charge_age}
     people = event.attendance
@@ -93,6 +94,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
                 # A peak below the females and males stated is no possible completion (the model refuses a split
                 # above the range's maximum, so some values remain).
                 value = Range(min=stated_split, max=value.max)
+            peak = people.expected_max.min if isinstance(people.expected_max, Range) else people.expected_max
+            if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
+                value = Range(min=peak, max=value.max)
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values], sampled=sampled))
     return found

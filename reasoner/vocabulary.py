@@ -62,3 +62,18 @@ def _listed(registry_file: Path) -> int:
             if line.startswith("clauses:"):
                 break
     return 1 << 30
+
+
+@cache
+def ordinance_time_zones() -> dict[str, str]:
+    """{ordinance: its registry's `time_zone`}, read from the registries' first lines."""
+    zones = {}
+    for name in encoded_ordinances():
+        with package_path("clauses", f"{name}.yaml").open(encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("time_zone:"):
+                    zones[name] = line.split(":", 1)[1].split("#", 1)[0].strip()
+                    break
+                if line.startswith("clauses:"):
+                    raise ValueError(f"reasoner/clauses/{name}.yaml states no time_zone")
+    return zones

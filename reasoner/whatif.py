@@ -1,7 +1,7 @@
 """What if: the smallest change to an event's facts that makes a conclusion hold or stop holding.
 
 The facts that may change become choices (attendance among the points where a conclusion can
-change, the end time among the minutes where a duration or a time window is crossed, the site kind,
+change, each session's end among the minutes where a duration or a time window is crossed, the site kind,
 flags, services, sponsor, organizer), a constraint asks for the flipped conclusion, and clingo's
 optimization finds the fewest changes first, then the smallest ones. The answer is checked by
 evaluating the changed event on its own.
@@ -14,9 +14,10 @@ from typing import Any
 
 import clingo
 
-from .atoms import event_atoms
+from .atoms import event_atoms, session_facts
 from .conclusions import evaluate
-from .event import Event
+from .clocks import check_local_time
+from .event import Event, Session
 from .points import clock_points, duration_points, number_points
 from .program import Program
 from .schema import INPUT
@@ -25,7 +26,7 @@ from .vocabulary import names
 # Fact groups that may change, with the input predicates they own.
 GROUPS = {
     "attendance": ("attendance",),
-    "schedule": ("ends",),
+    "schedule": ("session", "session_clock"),
     "site": ("site_kind", "site"),
     "flags": ("feature",),
     "special_services": ("special_service",),
@@ -69,16 +70,31 @@ def holds(result: dict[str, Any], conclusion: str) -> bool:
     return any(c["name"] == conclusion or c["kind"] == conclusion for c in result["conclusions"])
 
 
-def _end_candidates(event: Event, ordinance: str) -> list[datetime]:
-    """Ends where a duration the ordinance states is crossed, and the clock points of each day it touches."""
-    start, end = event.schedule.start, event.schedule.end
-    points = {end} | {start + timedelta(minutes=m) for m in duration_points((ordinance,))}
+def _end_candidates(event: Event, ordinance: str, index: int) -> list[datetime]:
+    """Ends of session `index` where a duration the ordinance states is crossed (from the session's start, or from
+    the start of the stretch it closes), and the clock points of each day it touches; never into the next session."""
+    runs = event.schedule.runs
+    start, end = runs[index].start, runs[index].end
+    stretch = index
+    while stretch > 0 and runs[stretch - 1].end == runs[stretch].start:
+        stretch -= 1
+    durations = duration_points((ordinance,))
+    points = {end} | {origin + timedelta(minutes=m) for m in durations for origin in (start, runs[stretch].start)}
     day = start.replace(hour=0, minute=0)
     clock = sorted(clock_points((ordinance,)))
     while day <= end + timedelta(days=1):
         points |= {day + timedelta(minutes=m) for m in clock}
         day += timedelta(days=1)
-    return sorted(p for p in points if p > start)
+    limit = runs[index + 1].start if index + 1 < len(runs) else None
+    return sorted(p for p in points if p > start and (limit is None or p <= limit) and _exists(p))
+
+
+def _exists(moment: datetime) -> bool:
+    try:
+        check_local_time(moment, None, "end")
+    except ValueError:
+        return False
+    return True
 
 
 def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
@@ -121,11 +137,20 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
         current = event.attendance.expected_max
         alternatives("attendance", [(clingo.Function("attendance", [e, clingo.Number(v)]), _percent(abs(v - current), current))
                                     for v in _attendance_candidates(event, ordinance)])
-    if "schedule" in free:
-        end = event.schedule.end
-        length = int((end - event.schedule.start).total_seconds() // 60)
-        alternatives("schedule", [(clingo.Function("ends", [e, clingo.Number(t.toordinal()), clingo.Number(t.hour * 60 + t.minute)]),
-                                   _percent(abs(int((t - end).total_seconds() // 60)), length)) for t in _end_candidates(event, ordinance)])
+    if "schedule" in free:  # which session to shorten or lengthen: each session's end is a choice
+        runs = event.schedule.runs
+        length = sum(int((s.end - s.start).total_seconds() // 60) for s in runs)
+        for index, session in enumerate(runs):
+            options = []
+            for t in _end_candidates(event, ordinance, index):
+                changed = session if t == session.end else Session(start=session.start, end=t,
+                                                                   start_occurrence=session.start_occurrence)
+                atom, *clocks = (clingo.Function(name, [clingo.Number(a) if isinstance(a, int) else a for a in args])
+                                 for name, args in session_facts(1, changed))
+                base.extend(clocks)
+                options.append((atom, _percent(abs(int((t - session.end).total_seconds() // 60)), length)))
+            facts.extend(clingo.Function("_change", [clingo.Function("schedule"), clingo.Function("session", [clingo.Number(index)]),
+                                                     atom, clingo.Number(cost)]) for atom, cost in options)
     if "site" in free:
         alternatives("site", [(clingo.Function("site_kind", [e, clingo.Function(k)]), SITE_CHANGE * (k != event.site.kind))
                               for k in names("site_kinds")])
@@ -179,8 +204,16 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str]) ->
             if data["attendance"][sex] is not None and old:
                 data["attendance"][sex] = data["attendance"][sex] * new // old
     if "schedule" in free:
-        day, minute = args("ends")[0]
-        data["schedule"]["end"] = datetime.fromordinal(day.number) + timedelta(minutes=minute.number)
+        ends = {(a[0].number, a[1].number): datetime.fromordinal(a[2].number) + timedelta(minutes=a[3].number)
+                for a in args("session")}
+        runs = [s if ends[(s.start.toordinal(), s.start.hour * 60 + s.start.minute)] == s.end
+                else Session(start=s.start, end=ends[(s.start.toordinal(), s.start.hour * 60 + s.start.minute)],
+                             start_occurrence=s.start_occurrence)
+                for s in event.schedule.runs]
+        if event.schedule.start is not None:
+            data["schedule"]["end"] = runs[0].end
+        else:
+            data["schedule"].update(sessions=[s.model_dump() for s in runs], daily=None)
     if "site" in free:
         data["site"]["kind"] = args("site_kind")[0][0].name
         data["site"]["flags"] = sorted(a[0].name for a in args("site"))
@@ -198,8 +231,10 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str]) ->
 
 def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
     found = []
+    single = before.schedule.start is not None
     pairs = [("attendance.expected_max", before.attendance.expected_max, after.attendance.expected_max),
-             ("schedule.end", before.schedule.end.isoformat(timespec="minutes"), after.schedule.end.isoformat(timespec="minutes")),
+             *((("schedule.end" if single else f"schedule.sessions[{i}].end"), old.end.isoformat(timespec="minutes"),
+                new.end.isoformat(timespec="minutes")) for i, (old, new) in enumerate(zip(before.schedule.runs, after.schedule.runs))),
              ("site.kind", before.site.kind, after.site.kind), ("organizer.sponsor", before.organizer.sponsor, after.organizer.sponsor),
              ("organizer.kind", before.organizer.kind, after.organizer.kind)]
     for path, old, new in pairs:

@@ -25,6 +25,11 @@ CASES = [
     ("duplicate_key.json", "", "the key 'attendance' is written twice in one object"),
     ("utc_offset.yaml", "schedule.start", "without a UTC offset"),
     ("control_characters.json", "id", "holds a control character"),
+    ("overlapping_sessions.yaml", "schedule", "sessions overlap: 2027-07-16T10:00 to 2027-07-16T18:00 and 2027-07-16T17:00"),
+    ("spring_forward_gap.yaml", "schedule", "start 2027-03-14T02:30 does not exist in America/Boise and America/Chicago"),
+    ("fall_back_twice.yaml", "schedule.sessions[0]", "end 2027-11-07T01:30 occurs twice in America/Boise and America/Chicago"),
+    ("two_schedule_forms.yaml", "schedule", "not start/end and daily together"),
+    ("total_below_peak.yaml", "attendance", "total (2,000) is below expected_max (3,000)"),
 ]
 
 

@@ -31,7 +31,7 @@ from hypothesis.errors import InvalidArgument
 from reasoner.atoms import facts_program
 from reasoner.conclusions import evaluate, results_from_symbols
 from reasoner.loading import parse_events
-from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, solve
+from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, solve, zone_facts
 from reasoner.vocabulary import encoded_ordinances, names
 
 ORDINANCES = encoded_ordinances()
@@ -226,6 +226,7 @@ def evaluate_without_exemptions(events, ordinance: str):
     control = clingo.Control(CLINGO_OPTIONS)
     control.add("base", [], encoding_text("vocabulary"))
     control.add("base", [], "#defined exempt/4.")
+    control.add("base", [], zone_facts([ordinance]))
     control.add("base", [], program_without_exemptions(ordinance))
     control.add("base", [], facts_program(list(events)))
     control.ground([("base", [])])

@@ -82,7 +82,7 @@ def brute_force(e: Event, with_values: bool):
             found = set()
             for c in record["conclusions"]:
                 found.add(key(c, with_values and c["kind"] != "obligation"))
-                if c["kind"] == "obligation" and isinstance(c["value"], int):
+                if c["kind"] == "obligation" and isinstance(c["value"], (int, float)):
                     low, high = ranges.get(c["name"] + str(c["clauses"]), (c["value"], c["value"]))
                     ranges[c["name"] + str(c["clauses"])] = (min(low, c["value"]), max(high, c["value"]))
             sets.append(found)
@@ -99,7 +99,7 @@ def solver_answer(e: Event, with_values: bool):
             possible.add(k)
             if c["certainty"] == "certain":
                 certain.add(k)
-            if c["kind"] == "obligation" and (c.get("range") or isinstance(c["value"], int)):
+            if c["kind"] == "obligation" and (c.get("range") or isinstance(c["value"], (int, float))):
                 low, high = c.get("range") or (c["value"], c["value"])
                 ranges[c["name"] + str(c["clauses"])] = (low, high)
         out[record["ordinance"]] = (certain, possible, ranges)

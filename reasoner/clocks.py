@@ -1,0 +1,54 @@
+"""Real clocks: local date-times read in an ordinance's own time zone (its registry's `time_zone`).
+
+An event file gives local date-times at the event's place. A duration is the elapsed time between two of
+them in the zone of the ordinance that counts it, so a session across the night the clocks go forward is
+an hour shorter than its wall-clock times say. A local time that does not exist that night is refused;
+one that the clocks show twice must say which (`earlier` or `later`).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from functools import cache
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from .vocabulary import ordinance_time_zones
+
+Occurrence = Literal["earlier", "later"]
+
+
+@cache
+def zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def _exists(moment: datetime, tz: ZoneInfo) -> bool:
+    aware = moment.replace(tzinfo=tz)
+    return aware.astimezone(timezone.utc).astimezone(tz).replace(tzinfo=None) == moment
+
+
+def _twice(moment: datetime, tz: ZoneInfo) -> bool:
+    return moment.replace(tzinfo=tz, fold=0).utcoffset() != moment.replace(tzinfo=tz, fold=1).utcoffset()
+
+
+def check_local_time(moment: datetime, occurrence: Occurrence | None, field: str) -> None:
+    """Refuse a local time that does not exist in some ordinance's zone, and one shown twice without `occurrence`."""
+    names = sorted(set(ordinance_time_zones().values()))
+    missing = [name for name in names if not _exists(moment, zone(name))]
+    if missing:
+        raise ValueError(f"{field} {moment.isoformat(timespec='minutes')} does not exist in {' and '.join(missing)}: "
+                         "the clocks jump forward an hour that night; give a time that exists")
+    twice = [name for name in names if _twice(moment, zone(name))]
+    if twice and occurrence is None:
+        raise ValueError(f"{field} {moment.isoformat(timespec='minutes')} occurs twice in {' and '.join(twice)} (the "
+                         f"clocks go back that night): say which with {field}_occurrence: earlier or later")
+
+
+def elapsed_minutes(moment: datetime, origin: datetime, tz_name: str, occurrence: Occurrence | None = None,
+                    origin_occurrence: Occurrence | None = None) -> int:
+    """Whole minutes of real time from `origin` to `moment`, both local times in zone `tz_name`."""
+    tz = zone(tz_name)
+    at = moment.replace(tzinfo=tz, fold=1 if occurrence == "later" else 0)
+    since = origin.replace(tzinfo=timezone.utc) if origin.tzinfo is None and origin.year == 1970 \
+        else origin.replace(tzinfo=tz, fold=1 if origin_occurrence == "later" else 0)
+    return int((at.astimezone(timezone.utc) - since.astimezone(timezone.utc)) // timedelta(minutes=1))
