@@ -32,6 +32,7 @@ from .conclusions import KIND_ORDER, evaluate
 from .event import Event
 from .registry import registry
 from .program import check_ordinances, law
+from .reasons import reason_text
 from .vocabulary import vocabulary
 
 # Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
@@ -109,6 +110,8 @@ def item_text(item: dict[str, Any]) -> str:
         return f"{item['value']} day(s) to spare"
     if kind == "denial_ground":
         return "shall not issue" if item["modality"] == "shall" else "may deny"
+    if kind == "reason":
+        return reason_text(item)
     if kind == "penalty":
         low, high, unit = item.get("min"), item.get("max"), item["unit"]
         if high and low and low != high:

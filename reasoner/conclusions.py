@@ -96,6 +96,11 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
     elif "required" in got:
         value = abs(got["required"] - got["provided"])
         extra = {"required": got["required"], "provided": got["provided"]}
+    elif "holds" in got:  # a reason: the condition, whether it holds, and the numbers it compares
+        value = None
+        extra = {"holds": got["holds"] == "yes",
+                 "actual": None if got["actual"] == "none" else got["actual"],
+                 "stated": None if got["stated"] == "none" else got["stated"]}
     elif "max" in got:  # a penalty: 0 where the text sets no amount
         value = got["max"] or None
         extra = {"min": got["min"] or None, "max": got["max"] or None}

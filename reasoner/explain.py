@@ -61,6 +61,8 @@ def _variables(node: Any) -> list[str]:
 
     def walk(item: Any) -> None:
         if isinstance(item, ast.AST):
+            if item.ast_type in _LOCAL_SCOPES:  # an aggregate's own variables are bound inside it
+                return
             if item.ast_type == ast.ASTType.Variable:
                 if item.name != "_" and item.name not in found:
                     found.append(item.name)
@@ -75,6 +77,9 @@ def _variables(node: Any) -> list[str]:
     return found
 
 
+_LOCAL_SCOPES = (ast.ASTType.BodyAggregateElement, ast.ASTType.HeadAggregateElement, ast.ASTType.ConditionalLiteral)
+
+
 class _NameAnonymous(ast.Transformer):
     """Give every `_` of a positive literal its own name, so the record rules can carry the atoms they match.
     A `_` under `not` stays anonymous: named, it would be a variable nothing binds."""
@@ -84,6 +89,11 @@ class _NameAnonymous(ast.Transformer):
 
     def visit_Literal(self, node: ast.AST) -> ast.AST:
         return node if node.sign != ast.Sign.NoSign else node.update(**self.visit_children(node))
+
+    def visit_BodyAggregateElement(self, node: ast.AST) -> ast.AST:
+        return node  # anonymous inside an aggregate: it names nothing the record carries
+
+    visit_HeadAggregateElement = visit_ConditionalLiteral = visit_BodyAggregateElement
 
     def visit_Variable(self, node: ast.AST) -> ast.AST:
         if node.name != "_":

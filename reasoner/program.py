@@ -161,7 +161,9 @@ def _goal_rules() -> tuple[ast.AST, ...]:
         if output.folds_into:
             continue
         if output.named:
-            arguments = [ordinance, event, _variable("Name")] + [_variable("_")] * (output.arity - 3)
+            # a reason "holds" when its condition holds (yes); any other conclusion when it is there at all
+            arguments = [ordinance, event, _variable("Name")] + [
+                _constant(clingo.Function("yes")) if role == "holds" else _variable("_") for role in output.roles[1:]]
             flip = _function("_flip", [ordinance, _variable("Name")])
             statements.append(rule(goal, [_atom(flip), _atom(_function(output.predicate, arguments))]))
         anything = [ordinance, event] + [_variable("_")] * (output.arity - 2)

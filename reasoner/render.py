@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from .reasons import reason_text
 from .registry import registry
 
 console = Console(highlight=False)
@@ -124,9 +125,25 @@ def _line(item: dict[str, Any]) -> str:
     return words(item["name"])
 
 
+def _reasons(result: dict[str, Any]) -> Text | None:
+    """Why the status is what it is: each condition of the ordinance's reach, the failed ones first."""
+    found = sorted((c for c in result["conclusions"] if c["kind"] == "reason"), key=lambda c: c["holds"])
+    if not found:
+        return None
+    lines = Text("Why:\n", style="bold")
+    for item in found:
+        maybe = " (possibly)" if item.get("certainty") == "possible" else ""
+        lines.append(f"  {'✓' if item['holds'] else '✗'} {reason_text(item)}{maybe}  [{_cite(item)}]\n",
+                     style=None if item["holds"] else "yellow")
+    return lines
+
+
 def result_panel(result: dict[str, Any]) -> Panel:
     items = result["conclusions"]
     parts: list[Any] = [_status_line(result)]
+    reasons = _reasons(result)
+    if reasons:
+        parts.append(reasons)
     table = _obligations(items)
     if table:
         parts.append(table)

@@ -10,6 +10,8 @@ each have a role:
   modality  shall | may
   other     the provision that satisfies an obligation instead (alternative)
   min, max, required, provided   the amounts of penalties and shortfalls
+  holds     yes | no: whether a condition of the ordinance's reach holds (reason)
+  actual, stated  the event's number and the ordinance's that a reason compares (none: it compares none)
   clause    the clause id, always last
 
 An input predicate's arguments after Event are `number`, `day`, `minute`, `zone` (an ordinance's time zone,
@@ -97,6 +99,7 @@ INPUTS: tuple[Input, ...] = (
 
 # In the order conclusions are listed in a record (folded predicates right after their obligation).
 OUTPUTS: tuple[Output, ...] = (
+    Output("reason", "reason", ("name", "holds", "actual", "stated", "clause")),
     Output("regulated", "regulated", ("clause",)),
     Output("exempt", "exemption", ("name", "clause")),
     Output("permit_required", "permit_required", ("clause",)),
@@ -157,7 +160,8 @@ def enumerated_arguments() -> dict[tuple[str, int, int], str]:
                 found[(item.predicate, item.arity, index)] = role
     for output in OUTPUTS:
         section = ("application_items" if output.predicate.startswith("application_")
-                   else "obligations" if output.kind == "obligation" or output.predicate == "shortfall" else None)
+                   else "obligations" if output.kind == "obligation" or output.predicate == "shortfall"
+                   else "reasons" if output.kind == "reason" else None)
         if section:
             for role in ("name", "other"):
                 position = output.position(role)

@@ -251,6 +251,8 @@ def _grouped(record: dict[str, Any], kinds: Sequence[str]) -> dict[tuple[str, st
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for item in record["conclusions"]:
         if item["kind"] in kinds:
+            if item["kind"] == "reason":  # a reason changes where it comes to hold or fail, not with its number
+                item = {k: v for k, v in item.items() if k not in ("actual", "range")}
             groups[(item["kind"], item["name"])].append(item)
     return groups
 
@@ -279,7 +281,7 @@ def _masked(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text(items: list[dict[str, Any]]) -> str:
-    return "; ".join(item_text(i) for i in items)
+    return "; ".join(("holds" if i["holds"] else "fails") if i["kind"] == "reason" else item_text(i) for i in items)
 
 
 def _differences(before: dict[str, Any], after: dict[str, Any], kinds: Sequence[str],

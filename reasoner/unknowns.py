@@ -136,7 +136,10 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
             quantities[(item["name"], item["clauses"][0])].append(item)
         else:
             items.append(item)
-    merged = _merge(items)
+    outcomes = {(a.arguments[2].name, a.arguments[3].name == "yes", a.arguments[4].string)
+                for a in certain if a.name == "_outcome" and a.arguments[0].name == ordinance}
+    merged = _merge(_reasons_over_completions([i for i in items if i["kind"] == "reason"], outcomes)
+                    + [i for i in items if i["kind"] != "reason"])
     for item in merged:
         found = quantities.get((item["name"], item["clauses"][0])) if item["kind"] == "obligation" else None
         if not found:
@@ -148,6 +151,23 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
         else:
             item["value"], item["range"] = None, [values[0], values[-1]]
     return merged
+
+
+def _reasons_over_completions(reasons: list[dict[str, Any]], certain: set[tuple[str, bool, str]]) -> list[dict[str, Any]]:
+    """One reason per condition and outcome, its number a range over the completions; certain when the
+    condition comes out so in every completion (`certain`: (name, holds, clause), from modes.lp's _outcome)."""
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for item in reasons:
+        groups[(item["name"], item["holds"], tuple(item["clauses"]), item["stated"])].append(item)
+    found = []
+    for (name, holds, clauses, _), group in groups.items():
+        item = dict(group[0])
+        item["certainty"] = "certain" if (name, holds, clauses[0]) in certain else "possible"
+        values = sorted({g["actual"] for g in group if g["actual"] is not None})
+        if len(values) > 1:
+            item["actual"], item["range"] = None, [values[0], values[-1]]
+        found.append(item)
+    return found
 
 
 def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
@@ -230,7 +250,7 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
     if answer is None:
         return {"event": event.id, "ordinances": list(completions.ordinances), "questions": [], "inconsistent": True}
     possible, certain = answer
-    open_ = {a for a in possible - certain if a.name != "param"}
+    open_ = {a for a in possible - certain if a.name != "param" and not a.name.startswith("_")}
     found = []
     for unknown in completions.unknowns:
         values = [True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]

@@ -67,7 +67,9 @@ def check_conclusion(ordinance: str, conclusion: str) -> None:
 
 
 def holds(result: dict[str, Any], conclusion: str) -> bool:
-    return any(c["name"] == conclusion or c["kind"] == conclusion for c in result["conclusions"])
+    """Whether the conclusion is there (a reason: whether its condition holds)."""
+    return any((c["name"] == conclusion or c["kind"] == conclusion) and c.get("holds", True)
+               for c in result["conclusions"])
 
 
 def _end_candidates(event: Event, ordinance: str, index: int) -> list[datetime]:

@@ -67,7 +67,7 @@ def completions(e: Event) -> list[Event]:
 
 
 def key(c: dict, with_value: bool) -> tuple:
-    fields = ("kind", "name", "modality", "clauses") + (("value", "required", "provided", "min", "max") if with_value else ())
+    fields = ("kind", "name", "modality", "clauses", "holds") + (("value", "required", "provided", "min", "max") if with_value else ())
     return tuple(json.dumps(c.get(f)) for f in fields)
 
 
