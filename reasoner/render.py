@@ -150,22 +150,28 @@ def print_results(results: list[dict[str, Any]]) -> None:
 # ---------------------------------------------------------------- explanations
 
 def _node_label(node: dict[str, Any]) -> Text:
+    """One step in words: what holds (or does not), its clause, the sentence with the arithmetic, the
+    clause's words. The atoms stay in the JSON (`atom`) for programs."""
     text = Text()
     if node.get("kind") == "comparison":
         return Text(f"fails: {node['text']}", style="bold red")
     if node.get("kind") == "missing_fact":
-        return Text(f"no such fact in the event file: {node['atom']}", style="red")
+        return Text(f"not stated in the event file: {node['text']}", style="red")
     if node.get("kind") == "not_derived":
-        return Text(f"does not hold: {node['atom']}", style="bold red")
-    text.append(node["atom"], style="bold" if node.get("kind") == "derived" else "dim")
+        return Text(f"does not hold: {node['text']}", style="bold red")
+    text.append(node["text"], style="bold" if node.get("kind") == "derived" else "dim")
     if node.get("clause"):
         text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
     if node.get("kind") == "fact":
         text.append("  (from the event file)", style="dim")
     if node.get("because"):
         text.append(f"\n{node['because']}", style="green")
-    if node.get("conditions") and not node.get("because"):
-        text.append("\nwith " + "; ".join(node["conditions"]), style="dim")
+    if node.get("conditions_text") and not node.get("because"):
+        text.append("\nwith " + "; ".join(node["conditions_text"]), style="dim")
+    for reading in node.get("interpretations", []):
+        text.append(f"\nInterpretation [{reading['clause']}]: {reading['text']}", style="magenta")
+        if reading.get("alternative"):
+            text.append(f"\nThe other reading: {reading['alternative']}", style="magenta")
     if node.get("heading"):
         text.append(f"\n{node['heading']}: “{node['words']}”", style="italic")
     return text
@@ -179,7 +185,7 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     elif node.get("clause"):
         quoted.add(node["clause"])
     if node.get("kind") == "derived" and node["atom"] in shown:
-        tree.add(Text(f"{node['atom']}  (derived above)", style="dim"))
+        tree.add(Text(f"{node['text']}  (derived above)", style="dim"))
         return
     if node.get("kind") == "derived":
         shown.add(node["atom"])
@@ -189,12 +195,11 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     for absent in node.get("unless", []):
         _grow(branch, absent, quoted, shown)
     for attempt in node.get("attempts", []):
-        label = Text(f"rule {attempt['rule']}", style="dim")
-        if attempt.get("clause"):
-            label.append(f"  [{attempt['clause']}]", style="cyan")
+        label = Text(f"a rule of {attempt['clause'] or 'the shared vocabulary'}" if attempt.get("clause") is not None
+                     else "a rule of the shared vocabulary", style="dim")
         if attempt.get("would_mean"):
             label.append(f"\nwould need: {attempt['would_mean']}", style="yellow")
-        label.append(f"\nfailed: {attempt['failed_condition']}", style="red")
+        label.append(f"\nfailed: {attempt['failed']}", style="red")
         sub = branch.add(label)
         explanation = attempt.get("explanation")
         if explanation and explanation.get("kind") in ("derived", "not_derived", "fact", "given", "parameter"):
