@@ -331,6 +331,22 @@ class Explainer:
             return {"clause": clause}
         return {"clause": clause, "heading": found.heading, "words": found.text, "reconstructed": found.reconstructed}
 
+    def _readings(self, ordinance: str | None, clause: str | None, atom: clingo.Symbol) -> list[dict[str, str]]:
+        """The registered interpretations this step rests on: the readings the encoding states (note/4) for
+        the event under the clause of the step's rule."""
+        if not ordinance or not clause:
+            return []
+        interpretations = registry(ordinance).interpretations
+        if atom.name == "note":
+            name = atom.arguments[2].name
+            return [{"id": name, "clause": clause, "text": interpretations[name].text}] if name in interpretations else []
+        found = []
+        for note in sorted(self._by_predicate.get(("note", 4), ())):
+            name, cited = note.arguments[2].name, note.arguments[3].string
+            if note.arguments[0].name == ordinance and cited == clause and name in interpretations:
+                found.append({"id": name, "clause": cited, "text": interpretations[name].text})
+        return found
+
     def _ordinance_of(self, rule: Rule, atom: clingo.Symbol) -> str | None:
         if rule.source != "vocabulary":
             return rule.source
@@ -362,6 +378,8 @@ class Explainer:
         node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}",
                     because=sentence(rule.label, bindings, kinds, self.wording))
         node.update(self._clause_info(rule.clause, ordinance))
+        if readings := self._readings(ordinance, rule.clause, atom):
+            node["interpretations"] = readings
         node["conditions"] = [_bound_text(l, bindings) for l in rule.body if not l.positive_atom]
         node["conditions_text"] = [self._literal_words(l, bindings, kinds) for l in rule.body if not l.positive_atom]
         if atom in seen:

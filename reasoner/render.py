@@ -169,9 +169,7 @@ def _node_label(node: dict[str, Any]) -> Text:
     if node.get("conditions_text") and not node.get("because"):
         text.append("\nwith " + "; ".join(node["conditions_text"]), style="dim")
     for reading in node.get("interpretations", []):
-        text.append(f"\nInterpretation [{reading['clause']}]: {reading['text']}", style="magenta")
-        if reading.get("alternative"):
-            text.append(f"\nThe other reading: {reading['alternative']}", style="magenta")
+        text.append(f"\nRead as ({reading['id']}, {reading['clause']}): {reading['text']}", style="magenta")
     if node.get("heading"):
         text.append(f"\n{node['heading']}: “{node['words']}”", style="italic")
     return text
@@ -184,6 +182,10 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
         node = {**node, "heading": None}
     elif node.get("clause"):
         quoted.add(node["clause"])
+    if node.get("interpretations"):  # each reading said once, at the first step that rests on it
+        readings = [r for r in node["interpretations"] if f"reading {r['id']}" not in quoted]
+        quoted.update(f"reading {r['id']}" for r in readings)
+        node = {**node, "interpretations": readings}
     if node.get("kind") == "derived" and node["atom"] in shown:
         tree.add(Text(f"{node['text']}  (derived above)", style="dim"))
         return
@@ -226,6 +228,10 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
         body = Text.assemble((f"{clause.id} {clause.heading}", "bold"), f"  ({', '.join(flags)})\n\n", clause.text)
         if clause.reason:
             body.append(f"\n\nNote: {clause.reason}", style="dim")
+        for reading in reg.interpretations.values():
+            if reading.clause == clause_id:
+                body.append(f"\n\nInterpretation {reading.id}: ", style="bold magenta")
+                body.append(reading.text)
         console.print(Panel(body, title=f"{reg.jurisdiction}: {reg.title}", title_align="left"))
         return
     table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left")
