@@ -232,6 +232,21 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
         render.print_clauses(name, clause_id)
 
 
+@main.command()
+@click.argument("ordinance", required=False)
+@FORMAT
+def conclusions(ordinance: str | None, output_format: str) -> None:
+    """List every conclusion ORDINANCE (or each ordinance) can produce: its name, as `explain`, `whatif --flip`
+    and `compare --kinds` take it, with its kind, unit and clauses, read off the encoding's rules.
+
+    Example: reasoner conclusions village
+    """
+    from .catalog import catalog
+
+    data = [{"ordinance": name, "conclusions": list(catalog(name))} for name in _ordinances((ordinance,) if ordinance else ())]
+    _emit(data, output_format, render.print_catalog)
+
+
 def _one_event(event_file: str, event_id: str | None) -> Event:
     events = _load(event_file)
     if event_id is not None:

@@ -242,6 +242,18 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
     console.print(table)
 
 
+def print_catalog(data: list[dict[str, Any]]) -> None:
+    for entry in data:
+        reg = registry(entry["ordinance"])
+        table = Table(title=f"{entry['ordinance']}: {reg.jurisdiction}: {reg.title}", title_justify="left")
+        table.add_column("conclusion", no_wrap=True)
+        for column in ("kind", "unit", "clauses"):
+            table.add_column(column, overflow="fold")
+        for item in entry["conclusions"]:
+            table.add_row(item["name"], item["kind"], item["unit"] or "", ", ".join(item["clauses"]))
+        console.print(table)
+
+
 # ---------------------------------------------------------------- unknown facts
 
 PERMIT_WORDS = {"required": "required", "possibly_required": "possibly required", "not_required": "not required"}
