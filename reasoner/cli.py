@@ -47,6 +47,21 @@ def _a_number(param: click.Parameter, value: float | None) -> float | None:
     return value
 
 
+def _iso_date(param: click.Parameter, value: str | None) -> Any:
+    """A date written 2027-06-01, and what is wrong with one that is not (the month 13, the 30th of February)."""
+    if value is None:
+        return None
+    import re
+    from datetime import datetime
+
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise click.BadParameter(f"{value!r} is not a date written year-month-day, as 2027-06-01", param=param)
+    try:
+        return datetime.strptime(value, "%Y-%m-%d") if date.fromisoformat(value) else None
+    except ValueError as error:
+        raise click.BadParameter(f"{value!r} is no date: {error}", param=param) from None
+
+
 def _writable(target: str) -> bool:
     """Whether a file can be written at `target` (its folder exists and takes files; an existing file is writable)."""
     path = Path(target)
@@ -148,7 +163,7 @@ def main() -> None:
 @main.command()
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
-@click.option("--filed", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+@click.option("--filed", default=None, callback=lambda ctx, param, value: _iso_date(param, value), metavar="DATE",
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None, metavar="SECONDS",
               callback=lambda ctx, param, value: _a_number(param, value),
