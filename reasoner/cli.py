@@ -262,6 +262,30 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
     _emit(data, output_format, render.print_catalog)
 
 
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@ORDINANCE
+@click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
+              help="The page to write: .html (self-contained) or .md, by its suffix unless --format says.")
+@click.option("--format", "output_format", type=click.Choice(["html", "markdown"]), default=None,
+              help="html or markdown (default: by the suffix of --out).")
+def report(event_file: str, ordinances: tuple[str, ...], output: str, output_format: str | None) -> None:
+    """Write one page for the events in EVENT_FILE to hand on: per ordinance, the status, every obligation with
+    its arithmetic, deadlines as dates, shortfalls, grounds, the interpretations and the words of each clause cited.
+
+    Example: reasoner report facts/events/harvest-music-festival.yaml -o trempealeau --out report.html
+    """
+    from . import report as reporting
+
+    chosen = _ordinances(ordinances)
+    fmt = output_format or ("markdown" if output.lower().endswith((".md", ".markdown")) else "html")
+    if not _writable(output):
+        raise InputError(f"{output}: cannot write there")
+    pages = reporting.build(_load(event_file), chosen)
+    Path(output).write_text(reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages), encoding="utf-8")
+    render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
+
+
 def _one_event(event_file: str, event_id: str | None) -> Event:
     events = _load(event_file)
     if event_id is not None:
