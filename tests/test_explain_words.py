@@ -18,7 +18,7 @@ from reasoner.loading import parse_events
 SCENARIOS = Path(__file__).parent / "scenarios"
 SAMPLE = 4  # every fourth case of each ordinance, and every case that expects an absence (why-not)
 
-ATOM = re.compile(r"\b(?!ceil\()[a-z_][a-z0-9_]*\((?![sn]\))")
+ATOM = re.compile(r"\b(?!ceil\(|max\(|min\()[a-z_][a-z0-9_]*\((?![sn]\))")
 DAY_NUMBER = re.compile(r"\b7[34][0-9],?[0-9]{3}\b")  # the day numbers of the scenarios' years
 MINUTE = re.compile(r"\bminutes? \d")
 HOLE = re.compile(r"…|\bAny\d|\{[A-Z]\w*(?::\w+)?\}|(?:^|[ (,])_(?:[ ,)]|$)")

@@ -39,6 +39,7 @@ COMMANDS = {
     "whatif": ["-o", "trempealeau", "--flip", "permit_required", "--format", "json"],
     "compare": ["-o", "trempealeau", "-o", "gem", "--format", "json"],
     "sweep": ["--vary", "attendance=100..3000", "-o", "trempealeau", "--format", "json"],
+    "report": ["-o", "trempealeau", "--out", str(Path(tempfile.gettempdir()) / "reasoner-fuzz-report.html")],
 }
 
 
