@@ -47,6 +47,21 @@ def _a_number(param: click.Parameter, value: float | None) -> float | None:
     return value
 
 
+def _iso_date(param: click.Parameter, value: str | None) -> Any:
+    """A date written 2027-06-01, and what is wrong with one that is not (the month 13, the 30th of February)."""
+    if value is None:
+        return None
+    import re
+    from datetime import datetime
+
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise click.BadParameter(f"{value!r} is not a date written year-month-day, as 2027-06-01", param=param)
+    try:
+        return datetime.strptime(value, "%Y-%m-%d") if date.fromisoformat(value) else None
+    except ValueError as error:
+        raise click.BadParameter(f"{value!r} is no date: {error}", param=param) from None
+
+
 def _writable(target: str) -> bool:
     """Whether a file can be written at `target` (its folder exists and takes files; an existing file is writable)."""
     path = Path(target)
@@ -138,7 +153,7 @@ def main() -> None:
 @main.command()
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
-@click.option("--filed", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+@click.option("--filed", default=None, callback=lambda ctx, param, value: _iso_date(param, value), metavar="DATE",
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None, metavar="SECONDS",
               callback=lambda ctx, param, value: _a_number(param, value),
@@ -214,11 +229,51 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
             reg = registry(name)
             items = [c.model_dump() for c in reg.clauses.values() if clause_id in (None, c.id)]
             data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
-                         "interpretations": [i.model_dump() for i in reg.interpretations.values()]})
+                         "interpretations": [i.model_dump() for i in reg.interpretations.values()
+                                             if clause_id in (None, i.clause)]})
         _dump(data)
         return
     for name in chosen:
         render.print_clauses(name, clause_id)
+
+
+@main.command()
+@click.argument("ordinance", required=False)
+@FORMAT
+def conclusions(ordinance: str | None, output_format: str) -> None:
+    """List every conclusion ORDINANCE (or each ordinance) can produce: its name, as `explain`, `whatif --flip`
+    and `compare --kinds` take it, with its kind, unit and clauses, read off the encoding's rules.
+
+    Example: reasoner conclusions village
+    """
+    from .catalog import catalog
+
+    data = [{"ordinance": name, "conclusions": list(catalog(name))} for name in _ordinances((ordinance,) if ordinance else ())]
+    _emit(data, output_format, render.print_catalog)
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@ORDINANCE
+@click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
+              help="The page to write: .html (self-contained) or .md, by its suffix unless --format says.")
+@click.option("--format", "output_format", type=click.Choice(["html", "markdown"]), default=None,
+              help="html or markdown (default: by the suffix of --out).")
+def report(event_file: str, ordinances: tuple[str, ...], output: str, output_format: str | None) -> None:
+    """Write one page for the events in EVENT_FILE to hand on: per ordinance, the status, every obligation with
+    its arithmetic, deadlines as dates, shortfalls, grounds, the interpretations and the words of each clause cited.
+
+    Example: reasoner report facts/events/harvest-music-festival.yaml -o trempealeau --out report.html
+    """
+    from . import report as reporting
+
+    chosen = _ordinances(ordinances)
+    fmt = output_format or ("markdown" if output.lower().endswith((".md", ".markdown")) else "html")
+    if not _writable(output):
+        raise InputError(f"{output}: cannot write there")
+    pages = reporting.build(_load(event_file), chosen)
+    Path(output).write_text(reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages), encoding="utf-8")
+    render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
 
 
 def _one_event(event_file: str, event_id: str | None) -> Event:

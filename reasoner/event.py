@@ -38,6 +38,23 @@ def _choice(section: str) -> Any:
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _numbers_are_numbers(cls, value: Any, info: Any) -> Any:
+        """One rule for every number field: a number, never yes/no or text ("1800"), which pydantic would read."""
+        annotation = str(cls.model_fields[info.field_name].annotation)
+        if "int" not in annotation.replace("Range", ""):
+            return value
+        amounts = value.items() if isinstance(value, dict) and annotation.startswith("dict") else [(None, value)]
+        for key, amount in amounts:
+            where = f"{key}: " if key is not None else ""
+            if isinstance(amount, bool):
+                raise ValueError(f"{where}must be a whole number, not yes/no ({str(amount).lower()})")
+            if isinstance(amount, str) and not (amount == "unknown" and "Range" in annotation):
+                quoted = f" ({amount!r})" if key is not None else ""  # a single value is quoted as given
+                raise ValueError(f"{where}must be a whole number, not text{quoted}; write it without quotes")
+        return value
+
 
 class Range(Strict):
     """A number known only to lie between min and max (both included)."""

@@ -19,7 +19,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from datetime import date
 from typing import Any
 
 import clingo
@@ -30,6 +29,7 @@ from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
 from .schema import INPUT, OUTPUTS, named_outputs, whole_outputs
+from .wording import CLOCK, DAY, EVENT, Wording, argument_kinds, rule_variable_kinds, sentence
 
 _NOWHERE = ast.Position("<records>", 1, 1)
 _LOCATION = ast.Location(_NOWHERE, _NOWHERE)
@@ -236,6 +236,12 @@ def _loaded(ordinances: tuple[str, ...]) -> tuple[tuple[Rule, ...], tuple[ast.AS
 
 
 @cache
+def _kinds(ordinances: tuple[str, ...]) -> dict[tuple[str, int, int], str]:
+    """Which arguments of which predicates hold days, clock times and events (reasoner.wording)."""
+    return argument_kinds(_loaded(ordinances)[0])
+
+
+@cache
 def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> tuple[ast.AST, ...]:
     return tuple(why_not_records(depends_on(_loaded(ordinances)[0], conclusion)))
 
@@ -251,30 +257,6 @@ def _read_rules(ordinances: Sequence[str]) -> list[Rule]:
 
 # ---------------------------------------------------------------- rendering
 
-def _show(symbol: clingo.Symbol, fmt: str = "") -> str:
-    if symbol.type == clingo.SymbolType.Number:
-        if fmt == "date":
-            return date.fromordinal(symbol.number).isoformat()
-        if fmt == "clock":  # a minute of the day
-            return f"{symbol.number // 60 % 24:02d}:{symbol.number % 60:02d}"
-        return f"{symbol.number:,}"
-    if symbol.type == clingo.SymbolType.String:
-        return symbol.string
-    return str(symbol).replace("_", " ")
-
-
-def _sentence(label: str | None, bindings: dict[str, clingo.Symbol]) -> str | None:
-    if not label:
-        return None
-
-    def fill(match: re.Match) -> str:
-        name, _, fmt = match.group(1).partition(":")
-        value = bindings.get(name)
-        return _show(value, fmt) if value is not None else "…"
-
-    return re.sub(r"\{([A-Z][A-Za-z0-9_]*(?::\w+)?)\}", fill, label)
-
-
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\b[A-Z][A-Za-z0-9_\']*\b')
 
 
@@ -287,6 +269,24 @@ def _bound_text(literal: Literal, bindings: dict[str, clingo.Symbol]) -> str:
         return str(value) if value is not None else token
 
     return _TOKEN.sub(replace, literal.text)
+
+
+def _bound_words(literal: Literal, bindings: dict[str, clingo.Symbol], kinds: dict[str, str], wording: Wording) -> str:
+    """The literal with bound variables as a reader reads their values (dates, clock times, the event's id)."""
+
+    def replace(match: re.Match) -> str:
+        token = match.group(0)
+        value = bindings.get(token) if not token.startswith('"') else None
+        return wording.value(value, kinds.get(token)) if value is not None else token
+
+    return _TOKEN.sub(replace, literal.text)
+
+
+def _open_pattern(term: ast.AST) -> tuple[str, list[clingo.Symbol | None]] | None:
+    """A bound body atom as (name, arguments), an argument still a variable or an expression being None."""
+    if term.ast_type != ast.ASTType.Function:
+        return None
+    return term.name, [a.symbol if a.ast_type == ast.ASTType.SymbolicTerm else None for a in term.arguments]
 
 
 class Explainer:
@@ -302,6 +302,8 @@ class Explainer:
         self.rules = list(rules)
         self.by_id = {rule.id: rule for rule in self.rules}
         self.derived = {rule.head_predicate for rule in self.rules}
+        self.kinds = _kinds(self.ordinances)
+        self.wording = Wording(event.id, self.kinds)
         program = Program(self.ordinances).add_statements(records).add_events([event]).ground()
         self.atoms: set[clingo.Symbol] = set()
         self.trees: dict[clingo.Symbol, dict[str, Any]] = {}
@@ -309,6 +311,9 @@ class Explainer:
         self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
         for symbol in program.first_model(shown=False) or []:
             self._take(symbol)
+        self._by_predicate: dict[tuple[str, int], list[clingo.Symbol]] = defaultdict(list)
+        for symbol in self.atoms:
+            self._by_predicate[(symbol.name, len(symbol.arguments))].append(symbol)
 
     def _take(self, symbol: clingo.Symbol) -> None:
         if symbol.name == "_why":
@@ -336,6 +341,22 @@ class Explainer:
             return {"clause": clause}
         return {"clause": clause, "heading": found.heading, "words": found.text, "reconstructed": found.reconstructed}
 
+    def _readings(self, ordinance: str | None, clause: str | None, atom: clingo.Symbol) -> list[dict[str, str]]:
+        """The registered interpretations this step rests on: the readings the encoding states (note/4) for
+        the event under the clause of the step's rule."""
+        if not ordinance or not clause:
+            return []
+        interpretations = registry(ordinance).interpretations
+        if atom.name == "note":
+            name = atom.arguments[2].name
+            return [{"id": name, "clause": clause, "text": interpretations[name].text}] if name in interpretations else []
+        found = []
+        for note in sorted(self._by_predicate.get(("note", 4), ())):
+            name, cited = note.arguments[2].name, note.arguments[3].string
+            if note.arguments[0].name == ordinance and cited == clause and name in interpretations:
+                found.append({"id": name, "clause": cited, "text": interpretations[name].text})
+        return found
+
     def _ordinance_of(self, rule: Rule, atom: clingo.Symbol) -> str | None:
         if rule.source != "vocabulary":
             return rule.source
@@ -351,7 +372,7 @@ class Explainer:
         return node
 
     def _why(self, atom: clingo.Symbol, seen: frozenset) -> dict[str, Any]:
-        node: dict[str, Any] = {"atom": str(atom), "holds": True}
+        node: dict[str, Any] = {"atom": str(atom), "text": self.wording.atom(atom), "holds": True}
         supports = self.support.get(atom)
         if not supports:
             if atom.name == "param":
@@ -363,9 +384,14 @@ class Explainer:
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)
-        node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}", because=_sentence(rule.label, bindings))
+        kinds = rule_variable_kinds(rule, self.kinds)
+        node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}",
+                    because=sentence(rule.label, bindings, kinds, self.wording))
         node.update(self._clause_info(rule.clause, ordinance))
+        if readings := self._readings(ordinance, rule.clause, atom):
+            node["interpretations"] = readings
         node["conditions"] = [_bound_text(l, bindings) for l in rule.body if not l.positive_atom]
+        node["conditions_text"] = [self._literal_words(l, bindings, kinds) for l in rule.body if not l.positive_atom]
         if atom in seen:
             node["children"] = []
             return node
@@ -376,6 +402,79 @@ class Explainer:
         if len(supports) > 1:
             node["other_derivations"] = len(supports) - 1
         return node
+
+    def _literal_words(self, literal: Literal, bindings: dict, kinds: dict[str, str], failed: bool = False) -> str:
+        """A body literal in words; `failed` says what holds instead of it (a comparison turned around)."""
+        node = literal.node
+        if node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.SymbolicAtom:
+            found = _open_pattern(_Bind(bindings)(node.atom.symbol))
+            if found is not None:
+                phrase = self.wording.pattern(*found)
+                if node.sign == ast.Sign.NoSign:
+                    if failed and found[0] in INPUT and None in found[1][1:]:
+                        return f"the event file states no {self.wording.noun(found[0]).removeprefix('the ')}"
+                    return f"not so: {phrase}" if failed else phrase
+                return f"but so: {phrase}" if failed else f"not so: {phrase}"
+        if node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.Comparison \
+                and len(node.atom.guards) == 1 and (found := re.fullmatch(r"(.*?) (<=|>=|!=|<|>|=) (.*)", literal.text)):
+            operator = found.group(2)
+            if node.sign == ast.Sign.Negation:
+                operator = NEGATED[operator]
+            if failed:
+                operator = NEGATED[operator]
+            terms = (node.atom.term, node.atom.guards[0].term)
+            sides = [kinds.get(t.name) if t.ast_type == ast.ASTType.Variable else None for t in terms]
+            shared = DAY if DAY in sides else None  # `D = S - B`: the other side of a day is a day
+            left, right = (self._term_words(t, bindings, kinds, shared) for t in terms)
+            return f"{left} {operator} {right}"
+        text = _bound_words(literal, bindings, kinds, self.wording)
+        return f"not ({text})" if failed else text
+
+    def _term_words(self, term: ast.AST, bindings: dict, kinds: dict[str, str], shared: str | None = None) -> str:
+        """One side of a comparison as its value: a day as a date, a minute as a clock time, arithmetic worked out."""
+        if term.ast_type == ast.ASTType.Interval:
+            return f"{self._term_words(term.left, bindings, kinds)} to {self._term_words(term.right, bindings, kinds)}"
+        variables = _variables(term)
+        bound = _Bind(bindings)(term)
+        if any(name not in bindings for name in variables):
+            return _bound_words(Literal(term, str(term), False, variables), bindings, kinds, self.wording)
+        kind = kinds.get(variables[0]) if len(variables) == 1 and kinds.get(variables[0]) != EVENT else shared
+        if term.ast_type != ast.ASTType.Variable and kind == CLOCK:
+            kind = None  # minutes added up past a day are a count of minutes, not a time of day
+        try:
+            value = clingo.parse_term(str(bound))
+        except (RuntimeError, ValueError):
+            return str(bound)
+        return self.wording.value(value, kind)
+
+    def _unbound(self, rule: Rule, bindings: dict) -> dict[str, str]:
+        """For a why-not that stops early: the values its sentence names that nothing bound yet, read off the
+        answer where one atom fits (a parameter, the stated attendance); else said to be not stated."""
+        local = dict(bindings)
+        named: dict[str, str] = {}
+        kinds = rule_variable_kinds(rule, self.kinds)
+        for literal in rule.body:
+            if not literal.positive_atom or literal.node.atom.symbol.ast_type != ast.ASTType.Function:
+                continue
+            original = literal.node.atom.symbol.arguments
+            open_ = [a.name for a in original if a.ast_type == ast.ASTType.Variable and a.name not in local]
+            if not open_:
+                continue
+            name, pattern = _open_pattern(_Bind(local)(literal.node.atom.symbol))
+            fits = [a for a in self._by_predicate.get((name, len(pattern)), ())
+                    if all(p is None or p == v for p, v in zip(pattern, a.arguments))]
+            if len(fits) == 1:
+                for argument, value in zip(original, fits[0].arguments):
+                    if argument.ast_type == ast.ASTType.Variable:
+                        local.setdefault(argument.name, value)
+                continue
+            said = "not stated" if name in INPUT else "not determined"
+            for variable in open_:
+                named.setdefault(variable, f"[{said}: {self.wording.noun(name)}]")
+        for variable, value in local.items():
+            if variable not in bindings:
+                named[variable] = self.wording.value(value, kinds.get(variable))
+        return named
 
     def _why_absent(self, literal: Literal, bindings: dict) -> dict[str, Any] | None:
         """For a `not p(...)` condition that held: why p does not hold (an exemption that fails, say)."""
@@ -410,7 +509,8 @@ class Explainer:
         """Why no atom name(pattern) holds (None in the pattern matches anything): each rule's first failed condition.
         `named` keeps only rules whose head names the conclusion as a constant (third argument)."""
         shown = f"{name}({', '.join('_' if p is None else str(p) for p in pattern)})"
-        node: dict[str, Any] = {"atom": shown, "holds": False, "kind": "not_derived", "attempts": []}
+        node: dict[str, Any] = {"atom": shown, "text": self.wording.pattern(name, pattern), "holds": False,
+                                "kind": "not_derived", "attempts": []}
         for rule in self.rules:
             if rule.head_predicate != (name, len(pattern)):
                 continue
@@ -428,16 +528,19 @@ class Explainer:
             bindings = {**self._head_bindings(rule, pattern), **bindings}
             literal = rule.body[position - 1]
             ordinance = rule.source if rule.source != "vocabulary" else None
+            kinds = rule_variable_kinds(rule, self.kinds)
             attempt: dict[str, Any] = {
-                "rule": f"{rule.source}.lp:{rule.line}", "would_mean": _sentence(rule.label, bindings),
+                "rule": f"{rule.source}.lp:{rule.line}",
+                "would_mean": sentence(rule.label, bindings, kinds, self.wording, self._unbound(rule, bindings)),
+                "failed": self._literal_words(literal, bindings, kinds, failed=True),
                 "failed_condition": _failed_comparison(literal, bindings) if literal.node.atom.ast_type == ast.ASTType.Comparison
                 else ("missing: " if literal.positive_atom else "") + _bound_text(literal, bindings), **self._clause_info(rule.clause, ordinance),
             }
-            attempt["explanation"] = self._failure(literal, bindings, depth)
+            attempt["explanation"] = self._failure(literal, bindings, depth, kinds)
             node["attempts"].append(attempt)
         return node
 
-    def _failure(self, literal: Literal, bindings: dict, depth: int) -> Any:
+    def _failure(self, literal: Literal, bindings: dict, depth: int, kinds: dict[str, str]) -> Any:
         """Why one body literal fails: recurse into derived atoms, show what holds for negated ones."""
         if depth > 6:
             return None
@@ -450,7 +553,8 @@ class Explainer:
             pattern = [a.symbol if a.ast_type == ast.ASTType.SymbolicTerm else None for a in term.arguments]
             if predicate in self.derived:
                 return self.why_not(term.name, pattern, depth + 1)
-            return {"kind": "missing_fact", "atom": str(term), "holds": False}
+            return {"kind": "missing_fact", "atom": str(term), "holds": False,
+                    "text": self.wording.pattern(*_open_pattern(term))}
         if literal.node.sign == ast.Sign.Negation and atom_node.ast_type == ast.ASTType.SymbolicAtom:
             term = _Bind(bindings)(atom_node.symbol)
             try:
@@ -461,7 +565,8 @@ class Explainer:
                 return self.why(symbol)
             matches = [a for a in self.atoms if _matches(a, symbol)]
             return self.why(matches[0]) if matches else None
-        return {"kind": "comparison", "holds": False, "text": _failed_comparison(literal, bindings)}
+        return {"kind": "comparison", "holds": False, "condition": _failed_comparison(literal, bindings),
+                "text": self._literal_words(literal, bindings, kinds, failed=True)}
 
     # ------------------------------------------------------------ questions
 

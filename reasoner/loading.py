@@ -51,10 +51,19 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
     def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
         if isinstance(node, yaml.MappingNode):
             seen = set()
-            for key_node, _ in node.value:
+            for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
+                    raise RepeatedYamlKey("while reading a mapping", node.start_mark,
+                                          "a merge key (<<) is not accepted, like a key written twice: write the "
+                                          "fields out", key_node.start_mark)
                 key = self.construct_object(key_node, deep=deep)
+                if value_node.tag == "tag:yaml.org,2002:timestamp":
+                    try:
+                        self.construct_object(value_node, deep=deep)
+                    except ValueError as error:
+                        raise RepeatedYamlKey("while reading a mapping", node.start_mark,
+                                              f"{key}: {value_node.value} is no date ({error})",
+                                              value_node.start_mark) from None
                 if isinstance(key, (str, int, float, bool)) or key is None:
                     if key in seen:
                         raise RepeatedYamlKey("while reading a mapping", node.start_mark,
@@ -116,18 +125,64 @@ def _field_path(location: tuple) -> str:
     return text
 
 
+def _fields_at(location: tuple) -> list[str]:
+    """The field names of the event model's part at a location (attendance -> expected_max, female, ...)."""
+    import typing
+
+    from .event import Event
+
+    model: Any = Event
+    for part in location:
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        candidates = [field.annotation, *typing.get_args(field.annotation)]
+        model = next((c for c in candidates if isinstance(c, type) and hasattr(c, "model_fields")), None)
+        if model is None:
+            return []
+    return list(getattr(model, "model_fields", {}))
+
+
+_FORMATS = {"datetime": "a date and time as 2027-07-16T12:00 (year-month-day, then the 24-hour clock)",
+            "date": "a date as 2027-07-16 (year-month-day)"}
+
+
 def _problems(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
+    import difflib
+
+    items = error.errors()
+    suggested: set[tuple] = set()
     found = []
-    for item in error.errors():
-        where = _field_path(tuple(item["loc"]))
+    for item in items:
+        location = tuple(item["loc"])
+        where = _field_path(location)
         if prefix:
             where = f"{prefix}.{where}" if where else prefix
         given = item.get("input")
         detail = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden" and location and isinstance(location[-1], str):
+            fields = _fields_at(location[:-1])
+            close = difflib.get_close_matches(location[-1], fields, n=1, cutoff=0.6)
+            detail = f"no such field{f'; did you mean {close[0]}?' if close else ''}"
+            if fields and not close:
+                detail += f" (fields here: {', '.join(fields)})"
+            if close:
+                suggested.add(location[:-1] + (close[0],))
+            if not isinstance(given, (dict, list)):
+                detail += f" (given: {shown(given)})"
+            found.append((where, detail))
+            continue
+        kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
+        if kind and isinstance(given, str):
+            detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"
         if item["type"] not in ("missing",) and not isinstance(given, (dict, list)):
             detail += f" (given: {shown(given)})"
         found.append((where, detail))
-    return found
+    # A field reported missing because it was misspelt is said once, at the misspelling.
+    return [(where, detail) for (where, detail), item in zip(found, items)
+            if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)]
 
 
 def _walk_bounds(data: Any, path: str) -> None:
@@ -286,9 +341,48 @@ def _scan_yaml(text: str, where: str) -> None:
             add(sizes.get(event.anchor, 1))
 
 
+def _tab(text: str, error: yaml.YAMLError) -> str | None:
+    """A tab where YAML wants spaces, said as such (the reader says a token cannot start there)."""
+    mark = getattr(error, "problem_mark", None)
+    lines = text.splitlines()
+    if mark is None or mark.line >= len(lines) or "\t" not in lines[mark.line][:mark.column + 1]:
+        return None
+    return (f"malformed YAML: a tab at line {mark.line + 1}, column {lines[mark.line].index(chr(9)) + 1}: YAML is indented with spaces, "
+            "never tabs")
+
+
+_THOUSANDS = re.compile(r"(?<![\w.\"'-])\d{1,3}(?:,\d{3})+(?![\w.])")
+
+
+def _thousands(text: str) -> list[tuple[str, str]]:
+    """Numbers written with thousands separators, which YAML reads as several values: each, with its line."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0]
+        for match in _THOUSANDS.finditer(content):
+            found.append(("", f"line {number}: {match.group(0)} is read as separate values, not one number; write "
+                              f"numbers without thousands separators ({match.group(0).replace(',', '')})"))
+    return found
+
+
+def _json_lines(text: str, where: str) -> list[Any]:
+    """A JSONL file: one event per line, each line's problems at its own line and column."""
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line, object_pairs_hook=unique_object))
+        except json.JSONDecodeError as error:
+            raise EventFileError(where, [("", f"malformed JSON at line {number}, column {error.colno}: {error.msg}")]) from None
+    return records
+
+
 def _parse(text: str, path: Path) -> Any:
     where = str(path)
     try:
+        if path.suffix.lower() == ".jsonl":
+            return _json_lines(text, where)
         if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
         _scan_yaml(text, where)
@@ -296,7 +390,7 @@ def _parse(text: str, path: Path) -> Any:
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
     except yaml.YAMLError as error:
-        raise EventFileError(where, [("", yaml_problem(error)[0])]) from None
+        raise EventFileError(where, [("", _tab(text, error) or yaml_problem(error)[0])]) from None
     except RecursionError:
         raise EventFileError(where, [("", f"nested too deeply (at most {MAX_DEPTH} levels)")]) from None
     except DuplicateKey as error:
@@ -316,4 +410,10 @@ def load_events(path: str | Path) -> list["Event"]:
     data = _parse(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
-    return parse_events(data, str(path))
+    try:
+        return parse_events(data, str(path))
+    except EventFileError as error:
+        hints = _thousands(text) if path.suffix.lower() not in (".json", ".jsonl") else []
+        if hints:
+            raise EventFileError(str(path), hints + error.problems) from None
+        raise

@@ -55,11 +55,17 @@ def check_ordinances(ordinances: Iterable[str] | None) -> tuple[str, ...]:
     available = encoded_ordinances()
     if not ordinances:
         return available
-    chosen = tuple(dict.fromkeys(ordinances))
-    for name in chosen:
-        if name not in available:
-            raise UnknownOrdinance(f"unknown ordinance {name!r}; encoded: {', '.join(available)}")
-    return chosen
+    import difflib
+
+    chosen = []
+    for name in ordinances:
+        key = name.strip().lower()  # `-o Fulton` is fulton
+        if key not in available:
+            close = difflib.get_close_matches(key, available, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise UnknownOrdinance(f"unknown ordinance {name!r}{hint} (encoded: {', '.join(available)})")
+        chosen.append(key)
+    return tuple(dict.fromkeys(chosen))
 
 
 @cache

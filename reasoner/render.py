@@ -167,22 +167,26 @@ def print_results(results: list[dict[str, Any]]) -> None:
 # ---------------------------------------------------------------- explanations
 
 def _node_label(node: dict[str, Any]) -> Text:
+    """One step in words: what holds (or does not), its clause, the sentence with the arithmetic, the
+    clause's words. The atoms stay in the JSON (`atom`) for programs."""
     text = Text()
     if node.get("kind") == "comparison":
         return Text(f"fails: {node['text']}", style="bold red")
     if node.get("kind") == "missing_fact":
-        return Text(f"no such fact in the event file: {node['atom']}", style="red")
+        return Text(f"not stated in the event file: {node['text']}", style="red")
     if node.get("kind") == "not_derived":
-        return Text(f"does not hold: {node['atom']}", style="bold red")
-    text.append(node["atom"], style="bold" if node.get("kind") == "derived" else "dim")
+        return Text(f"does not hold: {node['text']}", style="bold red")
+    text.append(node["text"], style="bold" if node.get("kind") == "derived" else "dim")
     if node.get("clause"):
         text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
     if node.get("kind") == "fact":
         text.append("  (from the event file)", style="dim")
     if node.get("because"):
         text.append(f"\n{node['because']}", style="green")
-    if node.get("conditions") and not node.get("because"):
-        text.append("\nwith " + "; ".join(node["conditions"]), style="dim")
+    if node.get("conditions_text") and not node.get("because"):
+        text.append("\nwith " + "; ".join(node["conditions_text"]), style="dim")
+    for reading in node.get("interpretations", []):
+        text.append(f"\nRead as ({reading['id']}, {reading['clause']}): {reading['text']}", style="magenta")
     if node.get("heading"):
         text.append(f"\n{node['heading']}: “{node['words']}”", style="italic")
     return text
@@ -195,8 +199,12 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
         node = {**node, "heading": None}
     elif node.get("clause"):
         quoted.add(node["clause"])
+    if node.get("interpretations"):  # each reading said once, at the first step that rests on it
+        readings = [r for r in node["interpretations"] if f"reading {r['id']}" not in quoted]
+        quoted.update(f"reading {r['id']}" for r in readings)
+        node = {**node, "interpretations": readings}
     if node.get("kind") == "derived" and node["atom"] in shown:
-        tree.add(Text(f"{node['atom']}  (derived above)", style="dim"))
+        tree.add(Text(f"{node['text']}  (derived above)", style="dim"))
         return
     if node.get("kind") == "derived":
         shown.add(node["atom"])
@@ -206,12 +214,11 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     for absent in node.get("unless", []):
         _grow(branch, absent, quoted, shown)
     for attempt in node.get("attempts", []):
-        label = Text(f"rule {attempt['rule']}", style="dim")
-        if attempt.get("clause"):
-            label.append(f"  [{attempt['clause']}]", style="cyan")
+        label = Text(f"a rule of {attempt['clause'] or 'the shared vocabulary'}" if attempt.get("clause") is not None
+                     else "a rule of the shared vocabulary", style="dim")
         if attempt.get("would_mean"):
             label.append(f"\nwould need: {attempt['would_mean']}", style="yellow")
-        label.append(f"\nfailed: {attempt['failed_condition']}", style="red")
+        label.append(f"\nfailed: {attempt['failed']}", style="red")
         sub = branch.add(label)
         explanation = attempt.get("explanation")
         if explanation and explanation.get("kind") in ("derived", "not_derived", "fact", "given", "parameter"):
@@ -238,6 +245,10 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
         body = Text.assemble((f"{clause.id} {clause.heading}", "bold"), f"  ({', '.join(flags)})\n\n", clause.text)
         if clause.reason:
             body.append(f"\n\nNote: {clause.reason}", style="dim")
+        for reading in reg.interpretations.values():
+            if reading.clause == clause_id:
+                body.append(f"\n\nInterpretation {reading.id}: ", style="bold magenta")
+                body.append(reading.text)
         console.print(Panel(body, title=f"{reg.jurisdiction}: {reg.title}", title_align="left"))
         return
     table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left")
@@ -246,6 +257,18 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
     for clause in reg.clauses.values():
         table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
     console.print(table)
+
+
+def print_catalog(data: list[dict[str, Any]]) -> None:
+    for entry in data:
+        reg = registry(entry["ordinance"])
+        table = Table(title=f"{entry['ordinance']}: {reg.jurisdiction}: {reg.title}", title_justify="left")
+        table.add_column("conclusion", no_wrap=True)
+        for column in ("kind", "unit", "clauses"):
+            table.add_column(column, overflow="fold")
+        for item in entry["conclusions"]:
+            table.add_row(item["name"], item["kind"], item["unit"] or "", ", ".join(item["clauses"]))
+        console.print(table)
 
 
 # ---------------------------------------------------------------- unknown facts

@@ -14,7 +14,7 @@ CASES = [
     ("wrong_type.yaml", "attendance.expected_max", "must be a whole number"),
     ("negative_attendance.yaml", "attendance.expected_max", "from 0 to 10,000,000"),
     ("end_before_start.yaml", "schedule", "must be after start"),
-    ("unknown_field.yaml", "attendance.expected_minimum", "Extra inputs are not permitted"),
+    ("unknown_field.yaml", "attendance.expected_minimum", "no such field; did you mean expected_max?"),
     ("malformed.yaml", "", "malformed YAML at line"),
     ("unknown_kind.yaml", "kinds[0]", "'festival'"),
     ("missing_attendance.yaml", "attendance", "Field required"),

@@ -39,6 +39,7 @@ COMMANDS = {
     "whatif": ["-o", "trempealeau", "--flip", "permit_required", "--format", "json"],
     "compare": ["-o", "trempealeau", "-o", "gem", "--format", "json"],
     "sweep": ["--vary", "attendance=100..3000", "-o", "trempealeau", "--format", "json"],
+    "report": ["-o", "trempealeau", "--out", str(Path(tempfile.gettempdir()) / "reasoner-fuzz-report.html")],
 }
 
 
@@ -162,7 +163,7 @@ def test_an_unknown_field_is_named(record, names, value, where):
     with written(serialize(data, "json"), ".json") as path:
         with pytest.raises(EventFileError) as caught:
             load_events(path)
-    assert "Extra inputs are not permitted" in str(caught.value) or "must be" in str(caught.value)
+    assert "no such field" in str(caught.value) or "must be" in str(caught.value)
 
 
 @examples(100)

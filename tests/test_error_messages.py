@@ -1,0 +1,73 @@
+"""Errors a person understands: each mistake an analyst makes writing an event file, and what they are told."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+
+SCHEDULE = "schedule: {start: 2027-07-16T12:00, end: 2027-07-18T02:00}\n"
+CASES = [
+    ("a misspelt field gets the field it was meant to be",
+     "event.yaml", "id: a\nattendence: {expected_max: 3}\n" + SCHEDULE, ["attendence: no such field; did you mean attendance?"],
+     ["Field required", "Extra inputs"]),
+    ("a US-style date names the expected format",
+     "event.yaml", "id: a\nattendance: {expected_max: 3}\nschedule: {start: 07/16/2027 12:00, end: 2027-07-18T02:00}\n",
+     ["schedule.start:", "2027-07-16T12:00"], []),
+    ("a tab in YAML is called a tab",
+     "event.yaml", "id: a\nattendance:\n\texpected_max: 3\n" + SCHEDULE, ["a tab at line 3", "spaces"], []),
+    ("a number with thousands separators is explained",
+     "event.yaml", "id: a\nattendance: {expected_max: 1,200}\n" + SCHEDULE,
+     ["line 2: 1,200 is read as separate values", "without thousands separators (1200)"], []),
+    ("yes is no number of toilets",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "provisions: {toilets: yes}\n",
+     ["provisions: toilets: must be a whole number, not yes/no"], []),
+    ("a quoted number is refused for the peak",
+     "event.yaml", "id: a\nattendance: {expected_max: \"1800\"}\n" + SCHEDULE, ["attendance.expected_max: must be a whole number"], []),
+    ("a quoted number is refused for a split of the peak too",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000, female: \"1800\"}\n" + SCHEDULE,
+     ["attendance.female: must be a whole number, not text"], []),
+    ("a quoted number is refused for a provision too",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "provisions: {toilets: \"12\"}\n",
+     ["provisions: toilets: must be a whole number, not text"], []),
+    ("a quoted amount of insurance is refused",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE
+     + "application: {insurance: {fire_legal_liability_usd: \"1000000\"}}\n", ["must be a whole number, not text"], []),
+    ("a YAML merge key is refused like a key written twice",
+     "event.yaml", "id: a\nattendance: &b {expected_max: 3000}\n" + SCHEDULE + "site:\n  <<: *b\n",
+     ["merge key (<<) is not accepted"], []),
+    ("a date that does not exist names its field",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "application: {filed: 2027-02-30}\n",
+     ["line 4", "filed: 2027-02-30 is no date"], []),
+    ("a malformed JSONL row gives its line and column",
+     "events.jsonl", '{"id": "a", "attendance": {"expected_max": 3}, "schedule": {"start": "2027-07-16T12:00", '
+     '"end": "2027-07-18T02:00"}}\n{"id": "b",, "x": 1}\n', ["malformed JSON at line 2, column 12"], []),
+]
+
+
+@pytest.mark.parametrize("name, filename, text, said, unsaid", CASES, ids=[c[0] for c in CASES])
+def test_an_event_file_mistake_is_told_in_words(tmp_path, name, filename, text, said, unsaid):
+    path = tmp_path / filename
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", "gem"], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    output = " ".join(result.output.split())
+    for words in said:
+        assert words in output, output
+    for words in unsaid:
+        assert words not in output, output
+
+
+@pytest.mark.parametrize("given, said", [("2027-13-01", "month must be in 1..12"),
+                                         ("2027-02-30", "day is out of range for month"),
+                                         ("07/01/2027", "written year-month-day, as 2027-06-01")])
+def test_a_filing_date_on_the_command_line_says_what_is_wrong(given, said):
+    result = CliRunner().invoke(main, ["evaluate", "facts/events/harvest-music-festival.yaml", "--filed", given])
+    assert result.exit_code == 2 and said in result.output
+
+
+def test_a_jsonl_file_of_good_rows_evaluates(tmp_path):
+    path = tmp_path / "events.jsonl"
+    path.write_text('{"id": "a", "attendance": {"expected_max": 3}, "schedule": {"start": "2027-07-16T12:00", '
+                    '"end": "2027-07-18T02:00"}}\n', encoding="utf-8")
+    assert CliRunner().invoke(main, ["evaluate", str(path), "-o", "gem", "--format", "json"]).exit_code == 0

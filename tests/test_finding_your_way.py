@@ -1,0 +1,49 @@
+"""Finding your way: `reasoner conclusions` lists what each ordinance can conclude (read off its encoding),
+and ordinance names are case-insensitive with a suggestion for a misspelt one."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.catalog import catalog
+from reasoner.cli import main
+from reasoner.loading import load_events
+from reasoner.unknowns import evaluate_any
+from reasoner.vocabulary import encoded_ordinances
+
+EVENTS = sorted((Path(__file__).parent.parent / "facts" / "events").glob("*.yaml"))
+
+
+def test_village_can_conclude_its_localized_area_exemption():
+    [entry] = [c for c in catalog("village") if c["name"] == "localized_area_within_limit"]
+    assert entry["kind"] == "exemption" and entry["clauses"] == ["6-17B"]
+
+
+@pytest.mark.parametrize("ordinance", encoded_ordinances())
+def test_every_conclusion_evaluate_gives_on_the_examples_is_listed(ordinance):
+    listed = {(c["kind"], c["name"]) for c in catalog(ordinance)}
+    units = {c["name"]: c["unit"] for c in catalog(ordinance) if c["kind"] == "obligation"}
+    for path in EVENTS:
+        for record in evaluate_any(load_events(str(path)), [ordinance]):
+            for conclusion in record["conclusions"]:
+                assert (conclusion["kind"], conclusion["name"]) in listed, (path.name, conclusion)
+                if conclusion["kind"] == "obligation" and conclusion["unit"]:
+                    assert conclusion["unit"] in units[conclusion["name"]].split(", ")
+
+
+def test_the_command_lists_them_in_text_and_json():
+    result = CliRunner().invoke(main, ["conclusions", "village"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "localized_area_within_limit" in result.output
+    data = json.loads(CliRunner().invoke(main, ["conclusions", "--format", "json"]).output)
+    assert [d["ordinance"] for d in data] == list(encoded_ordinances())
+
+
+def test_ordinance_names_are_case_insensitive_and_a_misspelt_one_gets_a_suggestion():
+    runner = CliRunner()
+    ok = runner.invoke(main, ["evaluate", "facts/events/fulton-summer-fest.yaml", "-o", "Fulton", "--format", "json"])
+    assert ok.exit_code == 0 and json.loads(ok.output)[0]["ordinance"] == "fulton"
+    bad = runner.invoke(main, ["clauses", "Fultn"])
+    assert bad.exit_code == 2 and "did you mean fulton?" in bad.output

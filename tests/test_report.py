@@ -1,0 +1,107 @@
+"""`reasoner report`: one self-contained page per event to hand on, checked by parsing its HTML and by a
+screenshot in headless Chromium."""
+from __future__ import annotations
+
+import os
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HARVEST = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
+
+
+class Page(HTMLParser):
+    """What a reader sees of the page: its text, headings, table rows, and every address it would load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.headings: list[str] = []
+        self.rows: list[list[str]] = []
+        self.external: list[str] = []
+        self._tag: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self._tag.append(tag)
+        if tag == "tr":
+            self.rows.append([])
+        for name, value in attrs:
+            if name in ("src", "href") or (tag == "link"):
+                self.external.append(f"{tag} {name}={value}")
+
+    def handle_endtag(self, tag):
+        if self._tag:
+            self._tag.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._tag and self._tag[-1] in ("h1", "h2", "h3"):
+            self.headings.append(data)
+        if self._tag and self._tag[-1] == "td" and self.rows:
+            self.rows[-1].append(data)
+
+
+def write(tmp_path, *arguments):
+    result = CliRunner().invoke(main, ["report", str(HARVEST), *arguments])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_the_page_has_the_status_the_arithmetic_the_deadline_the_readings_and_the_words(tmp_path):
+    out = tmp_path / "report.html"
+    write(tmp_path, "-o", "trempealeau", "--out", str(out))
+    page = Page()
+    page.feed(out.read_text(encoding="utf-8"))
+    text = " ".join(" ".join(page.text).split())
+    assert not page.external  # self-contained: nothing loaded from elsewhere
+    assert "Permit or license required" in text
+    assert ["toilets", "12", "shall", "6.01(3)3", "3,500 persons / 300 per toilet, rounded up = 12 toilets."] in page.rows
+    assert any(row[:2] == ["application filing", ""] or "2027-06-16" in row for row in page.rows)
+    assert "2027-06-16" in text
+    assert "Interpretations" in page.headings and "The clauses cited" in page.headings
+    assert "one parking space for every four persons" in text
+
+
+def test_markdown_by_suffix(tmp_path):
+    out = tmp_path / "report.md"
+    write(tmp_path, "-o", "gem", "--out", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# harvest-music-festival-2027") and "| what | amount | duty | clause | how it follows |" in text
+
+
+def _browser():
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    driver = shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+@pytest.mark.skipif(_browser() is None, reason="NO BROWSER: chromium and chromedriver are not installed")
+def test_the_page_renders_in_a_browser(tmp_path):
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "report.html"
+    write(tmp_path, "-o", "trempealeau", "-o", "fulton", "--out", str(out))
+    options = webdriver.ChromeOptions()
+    browser, driver = _browser()
+    options.binary_location = browser
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+                     "--window-size=1100,1400"):
+        options.add_argument(argument)
+    chrome = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver), options=options)
+    try:
+        chrome.get(out.as_uri())
+        tables = chrome.find_elements(By.TAG_NAME, "table")
+        assert tables and all(t.size["width"] <= 1100 for t in tables)
+        assert chrome.find_element(By.CSS_SELECTOR, ".status.permit_required").is_displayed()
+        target = Path(os.environ.get("REASONER_REPORT_SCREENSHOT", tmp_path / "report.png"))
+        assert chrome.save_screenshot(str(target)) and target.stat().st_size > 10_000
+    finally:
+        chrome.quit()
