@@ -44,7 +44,7 @@ NOT_RANKED_DEADLINES = frozenset({"processing"})
 PRESENCE_KINDS = frozenset({"regulated", "permit_required", "restriction", "application_requirement",
                             "application_missing", "revocation_ground"})
 MODALITY_RANK = {"shall": 2, "may": 1}
-STATUS_RANK = {"permit_required": 2, "possibly_required": 1, "exempt": 0, "not_regulated": 0}
+STATUS_RANK = {"permit_required": 2, "possibly_required": 1, "exempt": 0, "possibly_exempt": 0, "not_regulated": 0}
 
 NONE_TEXT = {"obligation": "no such requirement", "deadline": "no such requirement", "restriction": "no such requirement",
              "application_requirement": "no such requirement", "permits": "no such requirement",

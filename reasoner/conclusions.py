@@ -21,6 +21,7 @@ from typing import Any
 import clingo
 
 from .event import Event
+from .reasons import reason_text
 from .registry import registry
 from .program import solve
 from .schema import KIND_ORDER, OUTPUT
@@ -101,6 +102,7 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
         extra = {"holds": got["holds"] == "yes",
                  "actual": None if got["actual"] == "none" else got["actual"],
                  "stated": None if got["stated"] == "none" else got["stated"]}
+        extra["text"] = reason_text({"name": item_name, **extra})
     elif "max" in got:  # a penalty: 0 where the text sets no amount
         value = got["max"] or None
         extra = {"min": got["min"] or None, "max": got["max"] or None}

@@ -391,7 +391,9 @@ class Explainer:
         if readings := self._readings(ordinance, rule.clause, atom):
             node["interpretations"] = readings
         node["conditions"] = [_bound_text(l, bindings) for l in rule.body if not l.positive_atom]
-        node["conditions_text"] = [self._literal_words(l, bindings, kinds) for l in rule.body if not l.positive_atom]
+        # an aggregate (the longest stretch) is what the rule's own sentence states: no condition of its own
+        node["conditions_text"] = [self._literal_words(l, bindings, kinds) for l in rule.body
+                                   if not l.positive_atom and l.node.atom.ast_type != ast.ASTType.BodyAggregate]
         if atom in seen:
             node["children"] = []
             return node

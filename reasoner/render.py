@@ -9,7 +9,6 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from .reasons import reason_text
 from .registry import registry
 
 console = Console(highlight=False)
@@ -24,7 +23,7 @@ def printable(text: str) -> str:
 errors = Console(stderr=True, highlight=False)
 
 STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",
-                "not_regulated": "bold green", "inconsistent": "bold magenta"}
+                "possibly_exempt": "bold green", "not_regulated": "bold green", "inconsistent": "bold magenta"}
 
 
 def words(name: str) -> str:
@@ -62,11 +61,29 @@ def _status_line(result: dict[str, Any]) -> Text:
                              f" — {_cite(clause)}; it depends on what is not yet known ({unknown}); see `reasoner questions`")
     if status == "inconsistent":
         return Text.assemble(("NO COMPLETION", STATUS_STYLE[status]), " — the stated and unknown facts cannot all hold together")
+    if status == "possibly_exempt":
+        found = [c for c in items if c["kind"] == "exemption"]
+        reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
+        return Text.assemble(("POSSIBLY EXEMPT", STATUS_STYLE[status]),
+                             f" — exempt where {reasons} applies; otherwise not reached; no {term} is required either way")
     if status == "exempt":
         found = [c for c in items if c["kind"] == "exemption"]
         reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
         return Text.assemble(("EXEMPT", STATUS_STYLE[status]), f" — {reasons}")
     return Text.assemble((f"NO {term.upper()} REQUIRED", STATUS_STYLE[status]), " — the event is below what the ordinance regulates")
+
+
+def _low(item: dict[str, Any], field: str) -> Any:
+    """A shortfall's amount, or the low end of its range over unknown facts."""
+    return item[field] if item.get(field) is not None else item[f"{field}_range"][0]
+
+
+def _span(item: dict[str, Any], field: str, range_field: str) -> str:
+    """An amount, or its range over the completions of unknown facts."""
+    if item.get(range_field):
+        low, high = item[range_field]
+        return f"{amount(low, item['unit'])} to {amount(high, item['unit'])}"
+    return amount(item[field], item["unit"])
 
 
 def _obligations(items: list[dict[str, Any]]) -> Table | None:
@@ -82,8 +99,10 @@ def _obligations(items: list[dict[str, Any]]) -> Table | None:
         alternative = f" (or {amount(row['alternative']['value'], None)} {words(row['alternative']['name'])})" if row.get("alternative") else ""
         provided = Text("")
         if short:
-            verdict = "OVER the limit by" if short["provided"] > short["required"] else "SHORT by"
-            provided = Text(f"{verdict} {amount(short['value'], short['unit'])} (provides {amount(short['provided'], short['unit'])})", style="bold red")
+            verdict = "OVER the limit by" if _low(short, "provided") > _low(short, "required") else "SHORT by"
+            maybe = " (possibly)" if short.get("certainty") == "possible" else ""
+            provided = Text(f"{verdict} {_span(short, 'value', 'range')}{maybe} (provides {_span(short, 'provided', 'provided_range')})",
+                            style="bold red")
         modality = Text("may be required", style="yellow") if row["modality"] == "may" else Text("shall")
         if row.get("certainty") == "possible":
             modality.append(" (possibly)", style="yellow")
@@ -133,7 +152,7 @@ def _reasons(result: dict[str, Any]) -> Text | None:
     lines = Text("Why:\n", style="bold")
     for item in found:
         maybe = " (possibly)" if item.get("certainty") == "possible" else ""
-        lines.append(f"  {'✓' if item['holds'] else '✗'} {reason_text(item)}{maybe}  [{_cite(item)}]\n",
+        lines.append(f"  {'✓' if item['holds'] else '✗'} {item['text']}{maybe}  [{_cite(item)}]\n",
                      style=None if item["holds"] else "yellow")
     return lines
 

@@ -11,7 +11,8 @@ from .event import Event
 from .registry import registry
 
 STATUS = {"permit_required": "Permit or license required", "exempt": "Exempt", "not_regulated": "Not regulated",
-          "possibly_required": "Possibly required (facts unknown)", "inconsistent": "No completion of the facts"}
+          "possibly_required": "Possibly required (facts unknown)", "possibly_exempt": "Possibly exempt (facts unknown)",
+          "inconsistent": "No completion of the facts"}
 SECTIONS = (("obligation", "Obligations"), ("shortfall", "Shortfalls"), ("deadline", "Deadlines"),
             ("late", "Filed late"), ("on_time", "Filed on time"), ("exemption", "Exemptions"),
             ("restriction", "Restrictions"), ("application_missing", "Missing from the application"),

@@ -14,10 +14,11 @@ from typing import Any
 
 import clingo
 
-from .conclusions import _merge, _read, _status
+from .conclusions import _merge, _read
 from .event import UNKNOWN_ENUMS, Event, Range
 from .points import number_points
 from .program import Program
+from .reasons import reason_text
 from .registry import registry
 from .schema import unknown_inputs
 from .vocabulary import names
@@ -138,8 +139,11 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
             items.append(item)
     outcomes = {(a.arguments[2].name, a.arguments[3].name == "yes", a.arguments[4].string)
                 for a in certain if a.name == "_outcome" and a.arguments[0].name == ordinance}
+    short = {(a.arguments[2].name, a.arguments[3].string)
+             for a in certain if a.name == "_falls_short" and a.arguments[0].name == ordinance}
     merged = _merge(_reasons_over_completions([i for i in items if i["kind"] == "reason"], outcomes)
-                    + [i for i in items if i["kind"] != "reason"])
+                    + _shortfalls_over_completions([i for i in items if i["kind"] == "shortfall"], short)
+                    + [i for i in items if i["kind"] not in ("reason", "shortfall")])
     for item in merged:
         found = quantities.get((item["name"], item["clauses"][0])) if item["kind"] == "obligation" else None
         if not found:
@@ -166,8 +170,45 @@ def _reasons_over_completions(reasons: list[dict[str, Any]], certain: set[tuple[
         values = sorted({g["actual"] for g in group if g["actual"] is not None})
         if len(values) > 1:
             item["actual"], item["range"] = None, [values[0], values[-1]]
+        item["text"] = reason_text(item)
         found.append(item)
     return found
+
+
+def _shortfalls_over_completions(shortfalls: list[dict[str, Any]], certain: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """One shortfall per obligation and clause, its amounts ranges over the completions; certain when some
+    amount falls short in every completion (`certain`: (name, clause), from modes.lp's _falls_short)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for item in shortfalls:
+        groups[(item["name"], item["clauses"][0])].append(item)
+    found = []
+    for key, group in groups.items():
+        item = dict(group[0])
+        item["certainty"] = "certain" if key in certain else "possible"
+        for field in ("value", "required", "provided"):
+            values = sorted({g[field] for g in group})
+            item[field] = values[0] if len(values) == 1 else None
+            if len(values) > 1:
+                item[f"{field}_range" if field != "value" else "range"] = [values[0], values[-1]]
+        found.append(item)
+    return found
+
+
+def _status_over_completions(possible: set, certain: set, ordinance: str) -> tuple[str, bool | None]:
+    """The status every completion shares, or what varies: permit_required, possibly_required, exempt,
+    possibly_exempt (exempt in some completions, not reached in the others) or not_regulated."""
+    def found(names: set, predicate: str) -> bool:
+        return any(a.name == predicate and a.arguments[0].name == ordinance for a in names)
+
+    if found(certain, "permit_required"):
+        return "permit_required", True
+    if found(possible, "permit_required"):
+        return "possibly_required", None
+    if found(certain, "_exempt"):
+        return "exempt", False
+    if found(possible, "_exempt"):
+        return "possibly_exempt", False
+    return "not_regulated", False
 
 
 def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
@@ -184,13 +225,7 @@ def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str
             continue
         possible, certain = answer
         conclusions = _items(possible, certain, event, ordinance)
-        permits = [c for c in conclusions if c["kind"] == "permit_required"]
-        if permits and permits[0]["certainty"] == "certain":
-            status, required = "permit_required", True
-        elif permits:
-            status, required = "possibly_required", None
-        else:
-            status, required = _status(conclusions), False
+        status, required = _status_over_completions(possible, certain, ordinance)
         results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
                         "status": status, "permit_required": required, "conclusions": conclusions,
                         "unknown": [u.path for u in completions.unknowns],

@@ -69,6 +69,13 @@ def _atom_of(node: ast.AST) -> ast.AST | None:
 def _variable_kinds(head: ast.AST | None, body: Sequence[ast.AST], kinds: dict) -> dict[str, str]:
     """{variable: kind} for one rule, from the arguments its atoms put the variables in."""
     found: dict[str, str] = {}
+    bound_in_body: set[str] = set()  # variables an atom of the body puts a value in: its kind, or none, decides
+    for node in body:
+        atom = _atom_of(node)
+        if atom is not None and node.sign == ast.Sign.NoSign:
+            bound_in_body |= {a.name for a in atom.arguments if a.ast_type == ast.ASTType.Variable}
+        elif node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.BodyAggregate:
+            bound_in_body |= {v.name for v in _variables_in(node)}
     for node in list(body) + ([head] if head is not None else []):  # what the body binds decides
         atom = _atom_of(node)
         if atom is None:
@@ -79,21 +86,34 @@ def _variable_kinds(head: ast.AST | None, body: Sequence[ast.AST], kinds: dict) 
             found.setdefault(arguments[2].name, CLOCK)
         for index, argument in enumerate(arguments):
             kind = kinds.get((atom.name, len(arguments), index))
-            if kind and argument.ast_type == ast.ASTType.Variable:
+            if kind and argument.ast_type == ast.ASTType.Variable and (node is not head or argument.name not in bound_in_body):
                 found.setdefault(argument.name, kind)
+    return found
+
+
+def _variables_in(node: Any) -> list[ast.AST]:
+    """The variables of a body literal (an aggregate's own included: they are bound there too)."""
+    found, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.AST):
+            if item.ast_type == ast.ASTType.Variable:
+                found.append(item)
+            else:
+                stack.extend(getattr(item, key) for key in item.child_keys)
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
+            stack.extend(item)
     return found
 
 
 def argument_kinds(rules: Iterable[Any]) -> dict[tuple[str, int, int], str]:
     """Every (predicate, arity, index) that holds a day, a clock time or an event, spread through the
-    rules' heads until nothing changes. A head argument is of a kind only when every rule that puts
-    something there puts that kind: reason/7's number is a clock time in one rule and minutes in another.
-    `rules` have `.head` (an ast Literal) and `.body` (with `.node`)."""
-    seeded = _seed()
-    kinds = dict(seeded)
+    rules' heads until nothing changes. `rules` have `.head` (an ast Literal) and `.body` (with `.node`)."""
+    kinds = _seed()
     rules = list(rules)
-    for _ in range(32):  # a few rounds settle it; the bound only guards against a cycle of votes
-        votes: dict[tuple[str, int, int], set] = {}
+    changed = True
+    while changed:
+        changed = False
         for rule in rules:
             head = _atom_of(rule.head)
             if head is None:
@@ -101,13 +121,9 @@ def argument_kinds(rules: Iterable[Any]) -> dict[tuple[str, int, int], str]:
             variables = _variable_kinds(None, [literal.node for literal in rule.body], kinds)
             for index, argument in enumerate(head.arguments):
                 key = (head.name, len(head.arguments), index)
-                if key not in seeded:
-                    votes.setdefault(key, set()).add(
-                        variables.get(argument.name) if argument.ast_type == ast.ASTType.Variable else None)
-        agreed = {**seeded, **{key: next(iter(v)) for key, v in votes.items() if len(v) == 1 and None not in v}}
-        if agreed == kinds:
-            break
-        kinds = agreed
+                if key not in kinds and argument.ast_type == ast.ASTType.Variable and argument.name in variables:
+                    kinds[key] = variables[argument.name]
+                    changed = True
     return kinds
 
 

@@ -79,7 +79,7 @@ def test_the_explanation_names_the_session_that_runs_into_the_early_morning_hour
     sessions = [(DAY.replace(hour=18), DAY.replace(hour=23)), (DAY.replace(hour=18) + timedelta(days=1), DAY + timedelta(days=2, hours=2))]
     report = explain(event(sessions, attendance={"expected_max": 2500}), "trempealeau", "permit_required")
     text = json.dumps(report)
-    assert "The session of 2027-07-17 from 18:00 continues into the early-morning hours the license duty names (01:00 to 07:00)" in text
+    assert "The session of 2027-07-17 from 6:00 p.m. continues into the early-morning hours the license duty names (1:00 a.m. to 7:00 a.m.)" in text
 
 
 def test_the_explanation_names_the_stretch_that_lasts_twelve_hours():

@@ -249,3 +249,46 @@ def test_a_peak_below_the_stated_split_is_no_completion(split, lowest):
     females = [n - split.get("male", 0) for n in range(lowest, 501)] if "female" not in split else [split["female"]]
     assert toilets["toilets_female"].get("range", [toilets["toilets_female"]["value"]] * 2)[0] == \
         min(-(-f // 200) for f in females)
+
+
+def _combined_status(statuses: set[str]) -> str:
+    """The status of an event over its completions, as brute force sees it."""
+    if statuses == {"permit_required"}:
+        return "permit_required"
+    if "permit_required" in statuses:
+        return "possibly_required"
+    if statuses == {"exempt"}:
+        return "exempt"
+    return "possibly_exempt" if "exempt" in statuses else "not_regulated"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_wide_ranges_equal_brute_force_in_status_shortfalls_and_quantities(seed):
+    """Issue 16: a range wider than the enumerated limit is reasoned at its change points, and every status,
+    shortfall (certainty and amounts) and quantity must equal enumerating every value, under all five."""
+    rng = random.Random(1600 + seed)
+    low = rng.choice([150, 240, 330, 480, 900, 1850, 4850])
+    high = low + rng.randint(EXACT_RANGE_LIMIT + 5, 420)
+    provided = {name: rng.randint(1, 40) * step for name, step in
+                (("parking_spaces", 10), ("toilets", 1), ("security_guards", 1)) if rng.random() < 0.7}
+    site = rng.choice([{"kind": "open_land"}, {"kind": "permanent_venue", "seating_capacity": low + rng.randint(0, 300)}])
+    e = event(attendance={"expected_max": {"min": low, "max": high}}, provisions=provided, site=site,
+              kinds=[rng.choice(["festival", "auction", "concert"])])
+    plain = evaluate(completions(e), ORDINANCES)
+    solved = {r["ordinance"]: r for r in evaluate_uncertain(e, ORDINANCES)}
+    for ordinance in ORDINANCES:
+        records = [r for r in plain if r["ordinance"] == ordinance]
+        assert solved[ordinance]["status"] == _combined_status({r["status"] for r in records}), ordinance
+        shorts: dict[str, list] = {}
+        for record in records:
+            for c in record["conclusions"]:
+                if c["kind"] == "shortfall":
+                    shorts.setdefault(c["name"], []).append(c["value"])
+        mine = {c["name"]: c for c in solved[ordinance]["conclusions"] if c["kind"] == "shortfall"}
+        assert set(mine) == set(shorts), ordinance
+        for name, values in shorts.items():
+            certain = len(values) == len(records)
+            assert (mine[name]["certainty"] == "certain") is certain, (ordinance, name)
+            got = mine[name].get("range") or [mine[name]["value"], mine[name]["value"]]
+            assert got == [min(values), max(values)], (ordinance, name)
+    compare(e, with_values=False)

@@ -199,8 +199,8 @@ function clauseLink(ordinance, clause) {
 // ---------------------------------------------------------------- results per ordinance
 
 const STATUS = { permit_required: "permit required", exempt: "exempt", not_regulated: "not regulated",
-  possibly_required: "possibly required" };
-const KIND_TITLES = { regulated: "Why it is regulated", exemption: "Exemptions", permit_required: "Permit",
+  possibly_required: "possibly required", possibly_exempt: "possibly exempt" };
+const KIND_TITLES = { reason: "Why", regulated: "Why it is regulated", exemption: "Exemptions", permit_required: "Permit",
   permits: "Permits", obligation: "Obligations", deadline: "Deadlines", late: "Filed late", on_time: "Filed on time",
   restriction: "Restrictions", application_requirement: "Application requirements",
   application_missing: "Missing from the application", signers: "Signers", procedure: "Procedure",
@@ -217,6 +217,10 @@ function amount(c) {
 }
 
 function conclusionLine(record, c) {
+  if (c.kind === "reason") {  // why the status is what it is: the condition in words, holding or not
+    return el("span", { class: c.holds ? "reason holds" : "reason fails" }, `${c.holds ? "✓" : "✗"} ${c.text}`,
+      c.certainty ? el("span", { class: `certainty ${c.certainty}` }, c.certainty) : null);
+  }
   const parts = [el("span", { class: "name" }, words(c.name))];
   const value = amount(c);
   if (value !== "") parts.push(": ", el("strong", { class: "value" }, value));
@@ -294,7 +298,7 @@ function node(tree, ordinance, parentClause) {
   const item = el("li", { role: "treeitem", class: `step ${tree.kind}` });
   const head = el("div", { class: "step-head" });
   if (tree.because) head.append(el("span", { class: "because" }, tree.because));
-  else head.append(el("code", { class: "atom" }, tree.atom));
+  else head.append(el("span", { class: "because" }, tree.text || tree.atom));
   if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
   if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
   item.append(head);
