@@ -90,6 +90,12 @@ def event_facts(index: int, event: Event) -> list[Fact]:
             add(_atom(f"attendance_{field}" if field != "max_tickets" else "max_tickets", e, value))
     if people.total is not None and not isinstance(people.total, Range):
         add(_atom("attendance_total", e, people.total))
+    if people.average is not None and not isinstance(people.average, Range):
+        add(_atom("attendance_average", e, people.average))
+    if event.held_annually_since is not None:
+        add(_atom("held_annually_since", e, event.held_annually_since))
+    add(_atom("as_of", e, event.law_date.toordinal()))
+    add(_atom("law_year", e, event.law_date.year))
     for session in event.schedule.runs:
         atoms.extend(session_facts(e, session))
     darkness = derive_darkness(event)

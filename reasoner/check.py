@@ -218,7 +218,7 @@ def sample_events() -> list:
         darkness = (True, False, None)[index % 3]
         plain = index >= count  # no flags, kinds or findings: no exemption gets in the way of the obligations
         record = {
-            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "female": 3000, "male": 2000,
+            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "average": 4000, "female": 3000, "male": 2000,
                                                    "board_finding": 5500, "max_tickets": 6000},
             "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
             "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
@@ -226,7 +226,7 @@ def sample_events() -> list:
             "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
                           "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,
                           "site_interest": interests[index % len(interests)]},
-            "application": application,
+            "application": application, "held_annually_since": 1995 + index,
             **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee"],
                 "provisions": {name: index % 2 for name in names("obligations")}} if plain else every),
         }

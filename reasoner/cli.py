@@ -97,6 +97,15 @@ def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
         raise InputError(str(error)) from None
 
 
+def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
+    from .event import with_law_date
+
+    try:
+        return with_law_date(events, as_of)
+    except ValueError as error:
+        raise InputError(f"--as-of: {error}") from None
+
+
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
     from .event import with_filing_date
 
@@ -155,11 +164,14 @@ def main() -> None:
 @ORDINANCE
 @click.option("--filed", default=None, callback=lambda ctx, param, value: _iso_date(param, value), metavar="DATE",
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
+@click.option("--as-of", "as_of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="Apply the version of each ordinance in force on this date (YYYY-MM-DD); default: the event's as_of, else its first day.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None, metavar="SECONDS",
               callback=lambda ctx, param, value: _a_number(param, value),
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
-def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limit: float | None, output_format: str) -> None:
+def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: Any, time_limit: float | None,
+             output_format: str) -> None:
     """Evaluate the events in EVENT_FILE under each ordinance: permit, exemptions, obligations with
     quantities, deadlines, restrictions, denial and revocation grounds, penalties and shortfalls.
 
@@ -168,7 +180,8 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, time_limi
     from .unknowns import evaluate_any as run
 
     chosen = _ordinances(ordinances)
-    events = _with_filing_date(_load(event_file), filed.date() if filed else None)
+    events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None),
+                            as_of.date() if as_of else None)
     if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
@@ -211,8 +224,9 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
 @main.command()
 @click.argument("ordinance", required=False)
 @click.argument("clause_id", required=False)
+@click.option("--history", is_flag=True, help="Show the clause's words in each version of the law the registry knows.")
 @FORMAT
-def clauses(ordinance: str | None, clause_id: str | None, output_format: str) -> None:
+def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_format: str) -> None:
     """List the clause registry of ORDINANCE (or of every ordinance), or show one clause's words.
 
     Example: reasoner clauses trempealeau "6.01(3)5"
@@ -223,11 +237,37 @@ def clauses(ordinance: str | None, clause_id: str | None, output_format: str) ->
     chosen = _ordinances((ordinance,) if ordinance else ())
     if clause_id and clause_id not in registry(chosen[0]).clauses:
         raise InputError(f"{chosen[0]} has no clause {clause_id!r}; list them with: reasoner clauses {chosen[0]}")
+    if history:
+        if not clause_id:
+            raise InputError("--history shows one clause: reasoner clauses NAME CLAUSE --history")
+        reg = registry(chosen[0])
+        clause = reg.clauses[clause_id]
+        earlier = {w.version: w for w in clause.versions}
+        rows = []
+        for position, version in enumerate(reg.versions or ()):
+            latest = position == len(reg.versions) - 1
+            wording = earlier.get(version.id)
+            rows.append({"version": version.id, "label": version.label, "effective": version.dated,
+                         "text": clause.text if latest or wording is None else wording.text,
+                         "source": "the printed text" if latest or wording is None else wording.source,
+                         "same_as_text": latest or wording is None})
+        if not rows:
+            rows.append({"version": None, "label": "the only text known", "effective": "undated", "text": clause.text,
+                         "source": "the printed text", "same_as_text": True})
+        if output_format == "json":
+            _dump({"ordinance": chosen[0], "clause": clause_id, "versions": rows})
+            return
+        for row in rows:
+            click.echo(f"{row['label']} — effective {row['effective']}"
+                       + ("" if row["same_as_text"] or not row["source"] else f"\n  (from {row['source']})"))
+            click.echo(f"  {row['text']}\n")
+        return
     if output_format == "json":
         data = []
         for name in chosen:
             reg = registry(name)
-            items = [c.model_dump() for c in reg.clauses.values() if clause_id in (None, c.id)]
+            items = [c.model_dump(exclude=None if c.versions else {"versions"}) for c in reg.clauses.values()
+                     if clause_id in (None, c.id)]
             data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
                          "interpretations": [i.model_dump() for i in reg.interpretations.values()
                                              if clause_id in (None, i.clause)]})

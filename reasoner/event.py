@@ -94,6 +94,7 @@ def _number_or_range(upper: int):
 class Attendance(Strict):
     expected_max: int | Range = Field(description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
     total: int | Range | None = Field(None, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
+    average: int | Range | None = Field(None, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
@@ -101,6 +102,7 @@ class Attendance(Strict):
 
     _peak = field_validator("expected_max", mode="before")(_number_or_range(10_000_000))
     _total = field_validator("total", mode="before")(_number_or_range(10_000_000))
+    _average = field_validator("average", mode="before")(_number_or_range(10_000_000))
 
     @property
     def peak_at_most(self) -> int:
@@ -113,6 +115,11 @@ class Attendance(Strict):
                 raise ValueError(f"{sex} ({getattr(self, sex)}) exceeds expected_max ({self.peak_at_most})")
         if self.female is not None and self.male is not None and self.female + self.male > self.peak_at_most:
             raise ValueError(f"female ({self.female}) + male ({self.male}) exceeds expected_max ({self.expected_max})")
+        if self.average is not None:  # an average over the hours never exceeds the most present at once
+            average_min = self.average.min if isinstance(self.average, Range) else self.average
+            if average_min > self.peak_at_most:
+                raise ValueError(f"average ({average_min:,}) exceeds expected_max ({self.peak_at_most:,}): the average "
+                                 "over the hours cannot exceed the most present at once")
         if self.total is not None:  # every person present at the peak is one of the persons over the event
             total_max = self.total.max if isinstance(self.total, Range) else self.total
             peak_min = self.expected_max.min if isinstance(self.expected_max, Range) else self.expected_max
@@ -313,7 +320,16 @@ class Event(Strict):
     provisions: dict[_choice("obligations"), int] = Field(default_factory=dict, description="What the organizer will provide, by obligation name.")
     findings: list[_choice("findings")] = Field(default_factory=list, description="Findings of the authority (grounds it has found).")
     imposed_conditions: list[_choice("obligations")] = Field(default_factory=list, description="Discretionary conditions the authority has imposed.")
+    held_annually_since: int | None = Field(None, ge=1900, le=2999, description="The first year of the unbroken run of years in which the event has been held annually at the same grounds (history-based exemptions).")
+    as_of: date | None = Field(None, description="The date whose law applies (the version of each ordinance in force then); by default the event's first day.")
     unknown: list[str] = Field(default_factory=list, description="Facts not known yet, by path: flags.NAME, site.flags.NAME, special_services.NAME, findings.NAME, kinds.NAME, application.contents.NAME, approvals.NAME, schedule.darkness, site.kind, organizer.kind, organizer.sponsor, organizer.site_interest.")
+
+    _as_of_within = field_validator("as_of")(lambda value: value if value is None else within_dates(value))
+
+    @property
+    def law_date(self) -> date:
+        """The date whose law applies: `as_of`, or the first day of the event."""
+        return self.as_of or self.schedule.opening.date()
 
     @field_validator("provisions")
     @classmethod
@@ -350,7 +366,7 @@ class Event(Strict):
 
     @property
     def has_unknowns(self) -> bool:
-        ranges = (self.attendance.expected_max, self.attendance.total, self.site.seating_capacity, self.organizer.applicant_age,
+        ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.site.seating_capacity, self.organizer.applicant_age,
                   self.organizer.person_in_charge_age)
         return bool(self.unknown) or any(isinstance(value, Range) for value in ranges)
 
@@ -368,6 +384,18 @@ def unknown_paths() -> set[str]:
     for prefix, section in UNKNOWN_SETS.items():
         paths |= {f"{prefix}.{name}" for name in names(section)}
     return paths
+
+
+def with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
+    """The events evaluated under the law in force on `as_of` (None: as they are). A date out of range raises
+    ValueError naming the date."""
+    if as_of is None:
+        return events
+    try:
+        within_dates(as_of)
+    except ValueError as error:
+        raise ValueError(f"{error} (given: {as_of.isoformat()})") from None
+    return [event.model_copy(update={"as_of": as_of}) for event in events]
 
 
 def with_filing_date(events: list[Event], filed: date | None) -> list[Event]:

@@ -32,7 +32,7 @@ from clingo import ast
 from .atoms import facts_program
 from .event import Event
 from .schema import INPUTS, OUTPUTS, PARAM
-from .vocabulary import encoded_ordinances, encoding_path, ordinance_time_zones, package_path
+from .vocabulary import encoded_ordinances, encoding_path, ordinance_time_zones, ordinance_versions, package_path
 
 # Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
 CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]
@@ -81,7 +81,15 @@ def zone_facts(ordinances: Sequence[str]) -> str:
     """time_zone(Ordinance,Zone) for each chosen ordinance: its own clock, from its registry (metadata, not law)."""
     zones = ordinance_time_zones()
     return "".join(f"{clingo.Function('time_zone', [clingo.Function(name), clingo.String(zones[name])])}.\n"
-                   for name in ordinances if name in zones)
+                   for name in ordinances if name in zones) + version_facts(ordinances)
+
+
+def version_facts(ordinances: Sequence[str]) -> str:
+    """law_version(Ordinance,Version,Earliest,Latest) for each dated version its registry knows: the earliest and
+    the latest day it can have taken effect (data, not law: the encodings decide what each version says)."""
+    versions = ordinance_versions()
+    return "".join(f"{clingo.Function('law_version', [clingo.Function(name), clingo.Function(v), clingo.Number(a), clingo.Number(b)])}.\n"
+                   for name in ordinances for v, a, b in versions.get(name, ()))
 
 
 @cache

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -30,6 +31,14 @@ class _Entry(BaseModel):
         return value
 
 
+class Wording(_Entry):
+    """A clause's words in an earlier version of the law, where they differ from the text's."""
+
+    version: str
+    text: str                   # the words, or what the text's history notes say of them
+    source: str = ""            # where the words come from (the text's history note, when not printed)
+
+
 class Clause(_Entry):
     id: str
     heading: str
@@ -37,6 +46,7 @@ class Clause(_Entry):
     numbering: Literal["printed", "reconstructed"] = "printed"
     operative: StrictBool = True
     reason: str | None = None   # why a clause is non-operative or not encoded
+    versions: tuple[Wording, ...] = ()   # earlier words, by version (the text is the latest version's)
 
     @property
     def reconstructed(self) -> bool:
@@ -54,6 +64,35 @@ class Interpretation(_Entry):
         return value.strip()
 
 
+class Version(BaseModel):
+    """One version of the law the registry knows: when it took effect. `effective` when the text fixes the day;
+    otherwise `effective_between` the earliest and the latest day it can have taken effect (`note` says why);
+    neither when the text dates it not at all. A version ends when the next one takes effect."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    label: str
+    effective: date | None = None
+    effective_between: tuple[date, date] | None = None
+    note: str = ""
+
+    @property
+    def window(self) -> tuple[date, date] | None:
+        """The earliest and the latest day it can have taken effect (None: undated)."""
+        if self.effective is not None:
+            return self.effective, self.effective
+        return self.effective_between
+
+    @property
+    def dated(self) -> str:
+        if self.effective is not None:
+            return self.effective.isoformat()
+        if self.effective_between is not None:
+            return f"between {self.effective_between[0].isoformat()} and {self.effective_between[1].isoformat()}"
+        return "undated"
+
+
 class Metadata(BaseModel):
     """What a registry says of its ordinance, shown wherever the ordinance is named."""
 
@@ -69,6 +108,9 @@ class Metadata(BaseModel):
     permit_term: str = "permit"
     numbering_notes: tuple[str, ...] = ()
     time_zone: str = ""                      # the ordinance's own clock (reasoner/clocks.py)
+    level: str = ""                          # county, town, village, state
+    adopting_body: str = ""
+    versions: tuple[Version, ...] = ()       # the versions of the law it knows, oldest first; the text is the last
 
 
 @dataclass(frozen=True)
@@ -112,6 +154,10 @@ class Registry:
     @property
     def time_zone(self) -> str:
         return self.metadata.time_zone
+
+    @property
+    def versions(self) -> tuple[Version, ...]:
+        return self.metadata.versions
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -170,6 +216,10 @@ def validate(data: Any, ordinance: str, where: str) -> tuple[Registry | None, li
             problems.append((here, "has no text"))
         if not clause.operative and not (clause.reason or "").strip():
             problems.append((here, "is marked non-operative without a reason"))
+        known = {v.id for v in metadata.versions}
+        for wording in clause.versions:
+            if wording.version not in known:
+                problems.append((here, f"gives words for version {wording.version!r}, which `versions` does not list"))
         clauses[clause.id] = clause
     interpretations: dict[str, Interpretation] = {}
     for position, item in enumerate(data.get("interpretations") or []):

@@ -66,6 +66,7 @@ INPUTS: tuple[Input, ...] = (
     Input("event", ()),
     Input("attendance", ("number",), "attendance.expected_max", "number"),
     Input("attendance_total", ("number",), "attendance.total", "number"),
+    Input("attendance_average", ("number",), "attendance.average", "number"),
     Input("attendance_female", ("number",)),
     Input("attendance_male", ("number",)),
     Input("attendance_board_finding", ("number",)),
@@ -95,6 +96,9 @@ INPUTS: tuple[Input, ...] = (
     Input("filed", ("day",)),
     Input("application_content", ("application_items",), "application.contents", "set"),
     Input("approval", ("approvals",), "approvals", "set"),
+    Input("held_annually_since", ("number",)),
+    Input("as_of", ("day",)),
+    Input("law_year", ("number",)),
 )
 
 # In the order conclusions are listed in a record (folded predicates right after their obligation).

@@ -76,7 +76,7 @@ def parse_vary(text: str) -> Vary:
     name = name.strip()
     if not sep or not dots or not name:
         raise SweepError(f"--vary {text!r}: write FIELD=LOW..HIGH, e.g. attendance=100..20000")
-    is_date = name in ("filed", "application.filed")
+    is_date = name in ("filed", "application.filed", "as_of")
     try:
         if is_date:
             low, high = date.fromisoformat(low_text.strip()).toordinal(), date.fromisoformat(high_text.strip()).toordinal()
@@ -87,7 +87,7 @@ def parse_vary(text: str) -> Vary:
         raise SweepError(f"--vary {text!r}: LOW and HIGH must be {kind}") from None
     if low > high:
         raise SweepError(f"--vary {text!r}: LOW must not exceed HIGH")
-    return Vary("filed" if is_date else name, low, high, is_date)
+    return Vary(name if name == "as_of" else "filed" if is_date else name, low, high, is_date)
 
 
 def _set_path(data: dict[str, Any], path: str, value: Any) -> None:
@@ -126,6 +126,8 @@ def vary_event(event: Event, vary: Vary, x: int) -> Event:
             data["schedule"].update(sessions=runs, daily=None)
     elif vary.field == "filed":
         _set_path(data, "application.filed", date.fromordinal(x))
+    elif vary.field == "as_of":  # the law of another day: one ordinance compared with itself across versions
+        data["as_of"] = date.fromordinal(x)
     else:
         _set_path(data, vary.field, x)
     try:

@@ -84,6 +84,7 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             atom = clingo.Function(SET_ATOMS[prefix], [e, clingo.Function(name)])
             found.append(Unknown(path, [(True, atom), (False, None)], flag_atom=atom))
     numbers = {"attendance.expected_max": event.attendance.expected_max, "attendance.total": event.attendance.total,
+               "attendance.average": event.attendance.average,
                "site.seating_capacity": event.site.seating_capacity,
                "organizer.applicant_age": event.organizer.applicant_age,
                "organizer.person_in_charge_age": event.organizer.person_in_charge_age}

@@ -65,6 +65,33 @@ def _listed(registry_file: Path) -> int:
 
 
 @cache
+@cache
+def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """{ordinance: ((version, earliest day, latest day), ...)} for each version its registry dates (day numbers as
+    date.toordinal gives them): the earliest and the latest day it can have taken effect. Read from the registry's
+    head (before `clauses:`) alone, so that evaluating needs no full registry."""
+    found = {}
+    for name in encoded_ordinances():
+        head = []
+        with package_path("clauses", f"{name}.yaml").open(encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("clauses:"):
+                    break
+                head.append(line)
+        versions = (yaml.load("".join(head), Loader=SAFE_LOADER) or {}).get("versions") or []
+        dated = []
+        for version in versions:
+            if version.get("effective") is not None:
+                window = (version["effective"], version["effective"])
+            elif version.get("effective_between") is not None:
+                window = tuple(version["effective_between"])
+            else:
+                continue
+            dated.append((str(version["id"]), *(day.toordinal() for day in window)))
+        found[name] = tuple(dated)
+    return found
+
+
 def ordinance_time_zones() -> dict[str, str]:
     """{ordinance: its registry's `time_zone`}, read from the registries' first lines."""
     zones = {}

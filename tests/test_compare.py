@@ -96,8 +96,11 @@ def _strictest(row):
 
 
 def test_the_strictest_cell_is_the_largest_binding_amount_and_the_earliest_deadline():
-    [tab] = compare(load_events(FESTIVAL))
-    results = {r["ordinance"]: r for r in evaluate(load_events(FESTIVAL), encoded_ordinances())}
+    # The five county and town ordinances, which all license the festival and count every one of these amounts (the
+    # state statutes do not reach it, or state nurses without a number, which leaves a row unranked).
+    local = ("trempealeau", "village", "vermont", "gem", "fulton")
+    [tab] = compare(load_events(FESTIVAL), local)
+    results = {r["ordinance"]: r for r in evaluate(load_events(FESTIVAL), local)}
 
     def amounts(kind, name, modality=None):
         return {o: i["value"] for o, r in results.items() for i in r["conclusions"]

@@ -101,7 +101,7 @@ def test_durations_count_real_time_in_each_ordinance_zone(start, end, occurrence
               "schedule": {"start": start, "end": end, **({"end_occurrence": occurrence} if occurrence else {})}}
     [e] = parse_events(record, "t")
     clocks = [args for name, args in event_facts(1, e) if name == "session_clock"]
-    assert {str(a[5]) for a in clocks} == {'"America/Boise"', '"America/Chicago"'}
+    assert {str(a[5]) for a in clocks} == {'"America/Boise"', '"America/Chicago"', '"America/Denver"', '"America/New_York"'}
     assert {a[7] - a[6] for a in clocks} == {minutes}
 
 

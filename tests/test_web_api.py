@@ -134,7 +134,8 @@ def test_the_law_endpoints_answer_as_the_cli_does(server):
     status, answer = call(server, "GET", "/schema")
     assert status == 200 and answer.decode() == cli("schema")[1]
     status, answer = call(server, "GET", "/ordinances")
-    assert [o["name"] for o in json.loads(answer)] == ["trempealeau", "village", "vermont", "gem", "fulton"]
+    assert [o["name"] for o in json.loads(answer)] == ["trempealeau", "village", "vermont", "gem", "fulton", "wyoming",
+                                                     "connecticut"]
     status, answer = call(server, "GET", "/ordinances/trempealeau/clauses/9.99")
     assert status == 404 and "has no clause '9.99'" in json.loads(answer)["message"]
 

@@ -162,7 +162,8 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
     data = []
     for name in chosen:
         reg = registry(name)
-        items = [c.model_dump() for c in reg.clauses.values() if clause_id in (None, c.id)]
+        items = [c.model_dump(exclude=None if c.versions else {"versions"}) for c in reg.clauses.values()
+                 if clause_id in (None, c.id)]
         data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
                      "interpretations": [i.model_dump() for i in reg.interpretations.values()
                                          if clause_id in (None, i.clause)]})
