@@ -129,6 +129,13 @@ OUTPUTS: tuple[Output, ...] = (
 # Input roles that are no vocabulary section.
 PLAIN_ROLES = ("number", "day", "minute", "zone")
 
+# Facts about the ordinances themselves, which the program layer adds from their registries (not per event):
+# predicate -> the roles of its arguments.
+LAW_FACTS: dict[str, tuple[str, ...]] = {
+    "time_zone": ("ordinance", "zone"),
+    "law_version": ("ordinance", "version", "day", "day"),
+}
+
 INPUT = {item.predicate: item for item in INPUTS}
 OUTPUT = {item.predicate: item for item in OUTPUTS}
 

@@ -16,7 +16,7 @@ from typing import Any
 import clingo
 from clingo import ast
 
-from .schema import INPUT, OUTPUT, PARAM
+from .schema import INPUT, LAW_FACTS, OUTPUT, PARAM
 
 DAY, CLOCK, EVENT = "date", "clock", "event"
 
@@ -51,6 +51,10 @@ def _seed() -> dict[tuple[str, int, int], str]:
         for index, role in enumerate(item.arguments, start=1):
             if role in ("day", "minute"):
                 kinds[(item.predicate, item.arity, index)] = DAY if role == "day" else CLOCK
+    for predicate, roles in LAW_FACTS.items():
+        for index, role in enumerate(roles):
+            if role == "day":
+                kinds[(predicate, len(roles), index)] = DAY
     for output in OUTPUT.values():
         kinds[(output.predicate, output.arity, 1)] = EVENT
         position = output.position("date")
