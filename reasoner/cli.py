@@ -263,15 +263,9 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
             click.echo(f"  {row['text']}\n")
         return
     if output_format == "json":
-        data = []
-        for name in chosen:
-            reg = registry(name)
-            items = [c.model_dump(exclude=None if c.versions else {"versions"}) for c in reg.clauses.values()
-                     if clause_id in (None, c.id)]
-            data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
-                         "interpretations": [i.model_dump() for i in reg.interpretations.values()
-                                             if clause_id in (None, i.clause)]})
-        _dump(data)
+        from .registry import clauses_record
+
+        _dump(clauses_record(chosen, clause_id))
         return
     for name in chosen:
         render.print_clauses(name, clause_id)

@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -264,3 +265,17 @@ def registry(ordinance: str) -> Registry:
 
 def all_registries() -> dict[str, Registry]:
     return {name: registry(name) for name in encoded_ordinances()}
+
+
+def clauses_record(ordinances: Sequence[str], clause_id: str | None = None) -> list[dict[str, Any]]:
+    """What `reasoner clauses --format json` and the web API give: per ordinance, its clauses (one, with
+    `clause_id`) and the interpretations of them (versions only where a clause has some)."""
+    data = []
+    for name in ordinances:
+        reg = registry(name)
+        items = [c.model_dump(exclude=None if c.versions else {"versions"}) for c in reg.clauses.values()
+                 if clause_id in (None, c.id)]
+        data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
+                     "interpretations": [i.model_dump() for i in reg.interpretations.values()
+                                         if clause_id in (None, i.clause)]})
+    return data

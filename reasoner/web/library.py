@@ -16,7 +16,7 @@ from ..compare import CompareError, compare as compare_events, parse_kinds
 from ..event import Event, with_filing_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
-from ..registry import registry
+from ..registry import clauses_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..unknowns import evaluate_any, questions as event_questions
 from ..vocabulary import encoded_ordinances
@@ -159,15 +159,7 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
     chosen = _ordinances((ordinance,) if ordinance else ())
     if clause_id and clause_id not in registry(chosen[0]).clauses:
         raise InputProblem(f"{chosen[0]} has no clause {clause_id!r}; list them with: reasoner clauses {chosen[0]}")
-    data = []
-    for name in chosen:
-        reg = registry(name)
-        items = [c.model_dump(exclude=None if c.versions else {"versions"}) for c in reg.clauses.values()
-                 if clause_id in (None, c.id)]
-        data.append({"ordinance": name, "jurisdiction": reg.jurisdiction, "title": reg.title, "clauses": items,
-                     "interpretations": [i.model_dump() for i in reg.interpretations.values()
-                                         if clause_id in (None, i.clause)]})
-    return data
+    return clauses_record(chosen, clause_id)
 
 
 def ordinances() -> list[dict[str, str]]:
