@@ -12,12 +12,12 @@ import signal
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .event import Event
-from .loading import EventFileError, load_events
+if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
+    from .event import Event
 
 
 class _Render:
@@ -82,6 +82,8 @@ class InputError(click.ClickException):
 
 
 def _load(path: str) -> list[Event]:
+    from .loading import EventFileError, load_events
+
     try:
         return load_events(path)
     except EventFileError as error:
@@ -136,14 +138,15 @@ def _within(seconds: float | None, work: Any) -> Any:
         raise TimeLimitExpired(f"{error}; no conclusion is given") from None
 
 
-def _emit(data: Any, output_format: str, print_text: Any, module: Any = None) -> None:
-    """Print results as JSON, for people, or (tables) with the module's to_csv / to_markdown."""
+def _emit(data: Any, output_format: str, print_text: str, module: Any = None) -> None:
+    """Print results as JSON, for people (render's `print_text`, so that JSON never imports rich), or (tables)
+    with the module's to_csv / to_markdown."""
     if output_format == "json":
         _dump(data)
     elif output_format in ("csv", "markdown"):
         click.echo(getattr(module, f"to_{output_format}")(data), nl=False)
     else:
-        print_text(data)
+        getattr(render, print_text)(data)
 
 
 def _dump(data: Any) -> None:
@@ -186,7 +189,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
     results = _within(time_limit, lambda: run(events, chosen))
-    _emit(results, output_format, render.print_results)
+    _emit(results, output_format, "print_results")
 
 
 @main.command()
@@ -283,7 +286,7 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
     from .catalog import catalog
 
     data = [{"ordinance": name, "conclusions": list(catalog(name))} for name in _ordinances((ordinance,) if ordinance else ())]
-    _emit(data, output_format, render.print_catalog)
+    _emit(data, output_format, "print_catalog")
 
 
 @main.command()
@@ -336,7 +339,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
     from .unknowns import questions as run
 
     report = run(_one_event(event_file, event_id), _ordinances(ordinances))
-    _emit(report, output_format, render.print_questions)
+    _emit(report, output_format, "print_questions")
 
 
 @main.command()
@@ -370,7 +373,7 @@ def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: t
         report = run(event, chosen, conclusion, keep, allow)
     except WhatIfError as error:
         raise InputError(str(error)) from None
-    _emit(report, output_format, render.print_whatif)
+    _emit(report, output_format, "print_whatif")
 
 
 @main.command()
@@ -437,6 +440,7 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
     import yaml
 
     from .coverage import ScenarioError, coverage as run
+    from .loading import EventFileError
 
     chosen = _ordinances(ordinances)
     if not Path(scenarios).is_dir():
@@ -520,7 +524,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
         tables = comparison.compare(events, chosen, _kinds(kinds))
     except comparison.CompareError as error:
         raise InputError(f"{event_file}: {error}") from None
-    _emit(tables, output_format, render.print_comparison, comparison)
+    _emit(tables, output_format, "print_comparison", comparison)
 
 
 @main.command()
@@ -604,7 +608,7 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
     from . import thresholds as numbers
 
     rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
-    _emit(rows, output_format, render.print_thresholds, numbers)
+    _emit(rows, output_format, "print_thresholds", numbers)
 
 
 @main.command()
