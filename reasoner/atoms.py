@@ -167,6 +167,8 @@ def session_facts(e: int, session: Session) -> list[Fact]:
     clock = (day_number(session.start), session.start.hour * 60 + session.start.minute,
              day_number(session.end), session.end.hour * 60 + session.end.minute)
     found = [_atom("session", e, *clock)]
+    if session.expected_max is not None:
+        found.append(_atom("session_attendance", e, clock[0], clock[1], session.expected_max))
     for zone_name in _zones():
         found.append(_atom("session_clock", e, *clock, String(zone_name),
                            elapsed_minutes(session.start, EPOCH, zone_name, session.start_occurrence),

@@ -142,6 +142,7 @@ class Session(Strict):
     end: datetime = Field(description="Local date and time the session ends (after its start).")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
+    expected_max: int | None = Field(None, ge=0, le=10_000_000, description="The peak present at any one time during this session, where it is below the event's (e.g. a quiet first day); left out, the event's peak.")
 
     _local_times = field_validator("start", "end")(lambda value: _local(value))
 
@@ -348,6 +349,15 @@ class Event(Strict):
         if len(set(paths)) != len(paths):
             raise ValueError("a fact is listed twice")
         return paths
+
+    @model_validator(mode="after")
+    def sessions_within_the_peak(self) -> "Event":
+        peak = self.attendance.peak_at_most
+        for number, session in enumerate(self.schedule.sessions or ()):
+            if session.expected_max is not None and session.expected_max > peak:
+                raise ValueError(f"schedule.sessions[{number}].expected_max ({session.expected_max:,}) is above the "
+                                 f"event's peak, attendance.expected_max ({peak:,})")
+        return self
 
     @model_validator(mode="after")
     def unknown_is_not_also_stated(self) -> "Event":

@@ -72,6 +72,7 @@ INPUTS: tuple[Input, ...] = (
     Input("attendance_board_finding", ("number",)),
     Input("max_tickets", ("number",)),
     Input("session", ("day", "minute", "day", "minute")),
+    Input("session_attendance", ("day", "minute", "number")),
     Input("session_clock", ("day", "minute", "day", "minute", "zone", "number", "number")),
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),

@@ -30,6 +30,7 @@ CASES = [
     ("fall_back_twice.yaml", "schedule.sessions[0]", "end 2027-11-07T01:30 occurs twice in America/Boise and America/Chicago"),
     ("two_schedule_forms.yaml", "schedule", "not start/end and daily together"),
     ("total_below_peak.yaml", "attendance", "total (2,000) is below expected_max (3,000)"),
+    ("session_above_peak.yaml", "", "schedule.sessions[0].expected_max (3,500) is above the event's peak, attendance.expected_max (3,000)"),
 ]
 
 
