@@ -42,6 +42,8 @@ class EventInput(BaseModel):
     event: Any = Field(None, description="Or the event itself as JSON: one event, a list, or {events: [...]}; "
                                          "see GET /schema.")
     filename: str | None = Field(None, max_length=200, description="Names the input in messages (default: event).")
+    as_of: date | None = Field(None, description="Apply the version of each ordinance in force on this date "
+                                                 "(default: each event's as_of, else its first day), as --as-of.")
 
 
 class EvaluateRequest(EventInput):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import CompareError, compare as compare_events, parse_kinds
-from ..event import Event, with_filing_date
+from ..event import Event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import clauses_record, registry
@@ -55,7 +55,8 @@ def _name(request: dict[str, Any]) -> str:
 
 def load(request: dict[str, Any]) -> list[Event]:
     """The events of a request: `source` (an event file's text, YAML or JSON by `filename`'s extension, as
-    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]})."""
+    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]}), under the
+    law in force on `as_of` when the request gives it (`--as-of`)."""
     name = _name(request)
     try:
         if request.get("source") is not None:
@@ -64,9 +65,13 @@ def load(request: dict[str, Any]) -> list[Event]:
             data = request.get("event")
         if data is None:
             raise EventFileError(name, [("", "the file is empty")])
-        return parse_events(data, name)
+        events = parse_events(data, name)
     except EventFileError as error:
         raise InputProblem(str(error), [(field, message) for field, message in error.problems]) from None
+    try:
+        return with_law_date(events, request.get("as_of"))
+    except ValueError as error:
+        raise InputProblem(f"as_of: {error}") from None
 
 
 def _ordinances(names: Any) -> tuple[str, ...]:
