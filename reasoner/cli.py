@@ -282,6 +282,20 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
 
 
 @main.command()
+@FORMAT
+def ordinances(output_format: str) -> None:
+    """List the encoded ordinances with what their registries say of them: jurisdiction, title, level, adopting
+    body, the licensing authority, the versions of the law known with their dates, and the source text.
+
+    Example: reasoner ordinances --format json
+    """
+    from .registry import ordinance_record
+    from .vocabulary import encoded_ordinances
+
+    _emit([ordinance_record(name) for name in encoded_ordinances()], output_format, render.print_ordinances)
+
+
+@main.command()
 @click.argument("ordinance", required=False)
 @FORMAT
 def conclusions(ordinance: str | None, output_format: str) -> None:

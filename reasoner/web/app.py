@@ -230,7 +230,7 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
 
     @app.get("/ordinances", responses=ANSWERS, tags=["law"])
     async def ordinances() -> Response:
-        """The encoded ordinances: name, jurisdiction, title."""
+        """The encoded ordinances: name, jurisdiction, title, level, adopting body, versions, source (`reasoner ordinances`)."""
         return _answer(library.ordinances())
 
     @app.get("/ordinances/{name}/clauses", responses=ANSWERS, tags=["law"])

@@ -16,7 +16,7 @@ from ..compare import CompareError, compare as compare_events, parse_kinds
 from ..event import Event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
-from ..registry import clauses_record, registry
+from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..unknowns import evaluate_any, questions as event_questions
 from ..vocabulary import encoded_ordinances
@@ -167,10 +167,9 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
     return clauses_record(chosen, clause_id)
 
 
-def ordinances() -> list[dict[str, str]]:
-    """The encoded ordinances, each with its jurisdiction and title."""
-    return [{"name": name, "jurisdiction": registry(name).jurisdiction, "title": registry(name).title}
-            for name in encoded_ordinances()]
+def ordinances() -> list[dict[str, Any]]:
+    """`reasoner ordinances --format json`: the encoded ordinances with their jurisdiction, title and metadata."""
+    return [ordinance_record(name) for name in encoded_ordinances()]
 
 
 def schema() -> dict[str, Any]:
