@@ -281,6 +281,41 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
         render.print_clauses(name, clause_id)
 
 
+@main.command("new")
+@click.argument("name")
+@click.option("--text", "text_file", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The ordinance's text (put it in facts/ordinances/ first).")
+@click.option("--root", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="The checkout to write into (encodings/, reasoner/clauses/, tests/scenarios/).")
+def new_command(name: str, text_file: str, root: str) -> None:
+    """Scaffold a new ordinance NAME from its text: the clause registry (clauses split by the text's numbering,
+    marked for review), an encoding skeleton with the conventions, and an empty scenario file; then print the
+    next steps (docs/adding-an-ordinance.md).
+
+    Example: reasoner new laramie --text facts/ordinances/laramie-county-wy.txt
+    """
+    from .registry import all_registries
+    from .scaffold import ScaffoldError, scaffold
+    from .vocabulary import encoded_ordinances
+
+    taken = encoded_ordinances()
+    listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
+    try:
+        paths = scaffold(name, Path(text_file), Path(root), taken, listed)
+    except ScaffoldError as error:
+        raise InputError(str(error)) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{text_file}: cannot be read or the files cannot be written: {error}") from None
+    click.echo("\n".join([
+        f"wrote {paths['registry']}, {paths['encoding']}, {paths['scenarios']}",
+        "next (docs/adding-an-ordinance.md walks through each with Wyoming):",
+        "  1. review the registry: every clause under a REVIEW comment (id, heading, words), the TODO metadata",
+        f"  2. encode the clauses in {paths['encoding']}: params, regulated, reasons, notes; give the rest a reason",
+        f"  3. add scenario cases on both sides of every threshold to {paths['scenarios']}",
+        f"  4. reasoner check -o {name}   and   reasoner coverage -o {name}",
+        "  5. record the versions the text dates under `versions:` in the registry"]))
+
+
 @main.command()
 @FORMAT
 def ordinances(output_format: str) -> None:
