@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -53,6 +54,7 @@ class Chunk:
     output_format: str                 # jsonl or csv
     errors_format: str | None          # errors to their own file in this format; None: into the output
     layout: str | None = None          # a CSV output's: wide (a row per event) or long (a row per event and ordinance)
+    as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
 
 
 @dataclass
@@ -107,6 +109,10 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
         return None, given_id, error.problems
     except RecursionError:
         return None, given_id, [("", "nested too deeply")]
+    if chunk.as_of is not None:
+        from .event import with_law_date
+
+        [event] = with_law_date([event], chunk.as_of)
     return event, given_id, []
 
 
@@ -605,6 +611,7 @@ class BatchOptions:
     restart: bool = False                 # discard an interrupted run's rows and start over
     recycle_after: int | None = None      # chunks per worker process; default about RECYCLE_EVENTS events
     layout: str | None = None             # CSV output: wide (default) or long
+    as_of: date | None = None             # evaluate every event under the law in force on this date
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -653,6 +660,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     identity = {"input": "-" if options.input == "-" else os.path.abspath(options.input), "input_format": fmt,
                 "ordinances": list(options.ordinances), "output_format": out_format, "layout": layout,
                 "errors": os.path.abspath(errors) if errors else None}
+    if options.as_of is not None:  # only then, so a checkpoint written without it still resumes
+        identity["as_of"] = options.as_of.isoformat()
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
@@ -662,7 +671,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     chunk_format = fmt if fmt in ("jsonl", "csv") else "data"
 
     def chunk(records: list[Record]) -> Chunk:
-        return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout)
+        return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
+                     options.as_of)
 
     def chunks() -> Iterator[tuple[Chunk, dict[str, Any]]]:
         batch: list[Record] = []

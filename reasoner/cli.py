@@ -37,6 +37,12 @@ ORDINANCE = click.option("--ordinance", "-o", "ordinances", multiple=True, metav
                          help="trempealeau, village, vermont, gem or fulton; repeat for several (default: every encoded one).")
 
 
+AS_OF = click.option("--as-of", "as_of", default=None, metavar="DATE",
+                     callback=lambda ctx, param, value: _iso_day(param, value),
+                     help="Apply the version of each ordinance in force on this date (YYYY-MM-DD); default: the "
+                          "event's as_of, else its first day.")
+
+
 TEXT_RECORDS_HINT = 500     # (event, ordinance) tables: beyond this, evaluate points to faster outputs
 MAX_TIME_LIMIT = 86_400.0  # a day: the largest limit a process alarm takes is about 24 days; inf and nan are refused
 
@@ -60,6 +66,11 @@ def _iso_date(param: click.Parameter, value: str | None) -> Any:
         return datetime.strptime(value, "%Y-%m-%d") if date.fromisoformat(value) else None
     except ValueError as error:
         raise click.BadParameter(f"{value!r} is no date: {error}", param=param) from None
+
+
+def _iso_day(param: click.Parameter, value: str | None) -> date | None:
+    given = _iso_date(param, value)
+    return given.date() if given else None
 
 
 def _writable(target: str) -> bool:
@@ -167,8 +178,7 @@ def main() -> None:
 @ORDINANCE
 @click.option("--filed", default=None, callback=lambda ctx, param, value: _iso_date(param, value), metavar="DATE",
               help="Check this filing date (YYYY-MM-DD) instead of the file's application.filed.")
-@click.option("--as-of", "as_of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
-              help="Apply the version of each ordinance in force on this date (YYYY-MM-DD); default: the event's as_of, else its first day.")
+@AS_OF
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None, metavar="SECONDS",
               callback=lambda ctx, param, value: _a_number(param, value),
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
@@ -183,8 +193,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
     from .unknowns import evaluate_any as run
 
     chosen = _ordinances(ordinances)
-    events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None),
-                            as_of.date() if as_of else None)
+    events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None), as_of)
     if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
@@ -197,9 +206,10 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 @click.argument("conclusion", required=False)
 @ORDINANCE
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@AS_OF
 @FORMAT
 def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...], event_id: str | None,
-            output_format: str) -> None:
+            as_of: date | None, output_format: str) -> None:
     """Explain why CONCLUSION (e.g. toilets, permit_required, nurses, bond_usd) holds or does not hold,
     as a derivation tree down to the facts, each step with its clause and the clause's words.
     Without CONCLUSION, every conclusion is explained.
@@ -209,7 +219,7 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     from .explain import explain as run, unknown_conclusion
 
     chosen = _ordinances(ordinances)
-    event = _one_event(event_file, event_id)
+    event = _one_event(event_file, event_id, as_of)
     if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
         raise InputError(problem)
     if event.has_unknowns:
@@ -274,6 +284,55 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
         render.print_clauses(name, clause_id)
 
 
+@main.command("new")
+@click.argument("name")
+@click.option("--text", "text_file", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The ordinance's text (put it in facts/ordinances/ first).")
+@click.option("--root", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="The checkout to write into (encodings/, reasoner/clauses/, tests/scenarios/).")
+def new_command(name: str, text_file: str, root: str) -> None:
+    """Scaffold a new ordinance NAME from its text: the clause registry (clauses split by the text's numbering,
+    marked for review), an encoding skeleton with the conventions, and an empty scenario file; then print the
+    next steps (docs/adding-an-ordinance.md).
+
+    Example: reasoner new laramie --text facts/ordinances/laramie-county-wy.txt
+    """
+    from .registry import all_registries
+    from .scaffold import ScaffoldError, scaffold
+    from .vocabulary import encoded_ordinances
+
+    taken = encoded_ordinances()
+    listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
+    try:
+        paths = scaffold(name, Path(text_file), Path(root), taken, listed)
+    except ScaffoldError as error:
+        raise InputError(str(error)) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{text_file}: cannot be read or the files cannot be written: {error}") from None
+    click.echo("\n".join([
+        f"wrote {paths['registry']}, {paths['encoding']}, {paths['scenarios']}",
+        "next (docs/adding-an-ordinance.md walks through each with Wyoming):",
+        "  1. review the registry: every clause under a REVIEW comment (id, heading, words), the TODO metadata",
+        f"  2. encode the clauses in {paths['encoding']}: params, regulated, reasons, notes; give the rest a reason",
+        f"  3. add scenario cases on both sides of every threshold to {paths['scenarios']}",
+        f"  4. reasoner check -o {name}   and   reasoner coverage -o {name}",
+        "  5. record the versions the text dates under `versions:` in the registry"]))
+
+
+@main.command()
+@FORMAT
+def ordinances(output_format: str) -> None:
+    """List the encoded ordinances with what their registries say of them: jurisdiction, title, level, adopting
+    body, the licensing authority, the versions of the law known with their dates, and the source text.
+
+    Example: reasoner ordinances --format json
+    """
+    from .registry import ordinance_record
+    from .vocabulary import encoded_ordinances
+
+    _emit([ordinance_record(name) for name in encoded_ordinances()], output_format, "print_ordinances")
+
+
 @main.command()
 @click.argument("ordinance", required=False)
 @FORMAT
@@ -313,8 +372,8 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
     render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
 
 
-def _one_event(event_file: str, event_id: str | None) -> Event:
-    events = _load(event_file)
+def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
+    events = _with_law_date(_load(event_file), as_of)
     if event_id is not None:
         events = [e for e in events if e.id == event_id]
         if not events:
@@ -328,8 +387,10 @@ def _one_event(event_file: str, event_id: str | None) -> Event:
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@AS_OF
 @FORMAT
-def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None, output_format: str) -> None:
+def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None, as_of: date | None,
+              output_format: str) -> None:
     """List the unknown facts of an event that matter, most decisive first: what each answer would
     settle about the permit duty and the obligations, with the clauses that make it matter.
     Facts whose answers change nothing are not asked.
@@ -338,7 +399,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
     """
     from .unknowns import questions as run
 
-    report = run(_one_event(event_file, event_id), _ordinances(ordinances))
+    report = run(_one_event(event_file, event_id, as_of), _ordinances(ordinances))
     _emit(report, output_format, "print_questions")
 
 
@@ -352,9 +413,10 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
               help="Facts that may not change: attendance, schedule, site, flags, special_services (repeatable).")
 @click.option("--allow", multiple=True, metavar="GROUP", help="Also let these change: organizer, kinds (kept by default).")
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@AS_OF
 @FORMAT
 def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
-           event_id: str | None, output_format: str) -> None:
+           event_id: str | None, as_of: date | None, output_format: str) -> None:
     """Find the smallest change to the facts that makes CONCLUSION hold, or stop holding, under one
     ordinance (fewest facts changed, then the smallest change), checked by evaluating the changed event.
 
@@ -366,7 +428,7 @@ def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: t
     if len(set(ordinance)) > 1:
         raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
     [chosen] = _ordinances(ordinance[:1])
-    event = _one_event(event_file, event_id)
+    event = _one_event(event_file, event_id, as_of)
     if problem := unknown_conclusion(conclusion, (chosen,)):
         raise InputError(problem)
     try:
@@ -502,10 +564,11 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 @ORDINANCE_LIST
 @click.option("--event", "event_id", default=None, help="Compare only this event of a file that holds several (by id).")
 @KINDS
+@AS_OF
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
               show_default=True, help="text for people; json, csv or markdown for programs and papers.")
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
-            kinds: str | None, output_format: str) -> None:
+            kinds: str | None, as_of: date | None, output_format: str) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
     exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
     ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
@@ -517,9 +580,9 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     from . import compare as comparison
 
     chosen = _chosen(ordinances, ordinance_list)
-    events = _load(event_file)
+    events = _with_law_date(_load(event_file), as_of)
     if event_id is not None:
-        events = [_one_event(event_file, event_id)]
+        events = [_one_event(event_file, event_id, as_of)]
     try:
         tables = comparison.compare(events, chosen, _kinds(kinds))
     except comparison.CompareError as error:
@@ -654,10 +717,11 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @click.option("--restart", is_flag=True, help="Discard an interrupted run's rows (OUTPUT.part) and start over.")
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="A progress bar on standard error (default: when it is a terminal).")
+@AS_OF
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
-          show_progress: bool | None) -> None:
+          show_progress: bool | None, as_of: date | None) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -672,7 +736,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
-               errors_path, scheduler, resume, restart, show_progress)
+               errors_path, scheduler, resume, restart, show_progress, as_of)
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -703,7 +767,7 @@ def _say(line: str) -> None:
 
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
-           restart: bool, show_progress: bool | None) -> None:
+           restart: bool, show_progress: bool | None, as_of: date | None = None) -> None:
     from contextlib import nullcontext
 
     from . import batch as batching
@@ -711,7 +775,8 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
 
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
-                                    layout=layout)
+                                    layout=layout, as_of=as_of)
+    _with_law_date([], as_of)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers
     if resume and not Path(output + ".part.state.json").exists():

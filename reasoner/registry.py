@@ -279,3 +279,20 @@ def clauses_record(ordinances: Sequence[str], clause_id: str | None = None) -> l
                      "interpretations": [i.model_dump() for i in reg.interpretations.values()
                                          if clause_id in (None, i.clause)]})
     return data
+
+
+def ordinance_record(name: str) -> dict[str, Any]:
+    """What is known of an ordinance beside its clauses: `reasoner ordinances --format json` and GET /ordinances."""
+    meta = registry(name).metadata
+    return {"name": name, "jurisdiction": meta.jurisdiction, "title": meta.title, "level": meta.level,
+            "adopting_body": meta.adopting_body, "authority": meta.authority, "history": meta.history,
+            "source": meta.source, "versions": [{"id": v.id, "label": v.label, "effective": v.dated, "note": v.note}
+                                                for v in meta.versions]}
+
+
+def metadata_line(name: str) -> str:
+    """The metadata in one line, for text output that names the ordinance."""
+    meta = registry(name).metadata
+    versions = ", ".join(f"{v.id} ({v.dated})" for v in meta.versions) or "one, undated"
+    return (f"{name}: {meta.level or 'level not stated'}; adopted by {meta.adopting_body or 'a body the registry does not name'}; "
+            f"versions: {versions}; source: {meta.source}")

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from .registry import registry
+from .registry import metadata_line, registry
 
 console = Console(highlight=False)
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)] if c != 10}
@@ -159,7 +159,7 @@ def _reasons(result: dict[str, Any]) -> Text | None:
 
 def result_panel(result: dict[str, Any]) -> Panel:
     items = result["conclusions"]
-    parts: list[Any] = [_status_line(result)]
+    parts: list[Any] = [Text(metadata_line(result["ordinance"]), style="dim"), _status_line(result)]
     reasons = _reasons(result)
     if reasons:
         parts.append(reasons)
@@ -268,14 +268,31 @@ def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
             if reading.clause == clause_id:
                 body.append(f"\n\nInterpretation {reading.id}: ", style="bold magenta")
                 body.append(reading.text)
+        body.append(f"\n\n{metadata_line(ordinance)}", style="dim")
         console.print(Panel(body, title=f"{reg.jurisdiction}: {reg.title}", title_align="left"))
         return
-    table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left")
+    table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left",
+                  caption=Text(metadata_line(ordinance)), caption_justify="left")
     for column in ("clause", "heading", "numbering", "operative"):
         table.add_column(column, overflow="fold")
     for clause in reg.clauses.values():
         table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
     console.print(table)
+
+
+def print_ordinances(data: list[dict[str, Any]]) -> None:
+    for entry in data:
+        lines = Text.assemble((entry["name"], "bold"), f"  {entry['jurisdiction']} ({entry['level'] or 'level not stated'})\n")
+        lines.append(f"  {entry['title']}\n  adopted by: {entry['adopting_body'] or 'not stated'}\n")
+        if entry["authority"]:
+            lines.append(f"  authority: {entry['authority']}\n")
+        if entry["history"]:
+            lines.append(f"  history: {entry['history']}\n")
+        for version in entry["versions"]:
+            when = version["effective"] if version["effective"] == "undated" else f"effective {version['effective']}"
+            lines.append(f"  version {version['id']}: {version['label']}, {when}\n")
+        lines.append(f"  source: facts/ordinances/{entry['source']}\n")
+        console.print(lines)
 
 
 def print_catalog(data: list[dict[str, Any]]) -> None:

@@ -42,6 +42,8 @@ class EventInput(BaseModel):
     event: Any = Field(None, description="Or the event itself as JSON: one event, a list, or {events: [...]}; "
                                          "see GET /schema.")
     filename: str | None = Field(None, max_length=200, description="Names the input in messages (default: event).")
+    as_of: date | None = Field(None, description="Apply the version of each ordinance in force on this date "
+                                                 "(default: each event's as_of, else its first day), as --as-of.")
 
 
 class EvaluateRequest(EventInput):
@@ -228,7 +230,7 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
 
     @app.get("/ordinances", responses=ANSWERS, tags=["law"])
     async def ordinances() -> Response:
-        """The encoded ordinances: name, jurisdiction, title."""
+        """The encoded ordinances: name, jurisdiction, title, level, adopting body, versions, source (`reasoner ordinances`)."""
         return _answer(library.ordinances())
 
     @app.get("/ordinances/{name}/clauses", responses=ANSWERS, tags=["law"])

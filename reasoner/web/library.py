@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import CompareError, compare as compare_events, parse_kinds
-from ..event import Event, with_filing_date
+from ..event import Event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
-from ..registry import clauses_record, registry
+from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..unknowns import evaluate_any, questions as event_questions
 from ..vocabulary import encoded_ordinances
@@ -55,7 +55,8 @@ def _name(request: dict[str, Any]) -> str:
 
 def load(request: dict[str, Any]) -> list[Event]:
     """The events of a request: `source` (an event file's text, YAML or JSON by `filename`'s extension, as
-    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]})."""
+    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]}), under the
+    law in force on `as_of` when the request gives it (`--as-of`)."""
     name = _name(request)
     try:
         if request.get("source") is not None:
@@ -64,9 +65,13 @@ def load(request: dict[str, Any]) -> list[Event]:
             data = request.get("event")
         if data is None:
             raise EventFileError(name, [("", "the file is empty")])
-        return parse_events(data, name)
+        events = parse_events(data, name)
     except EventFileError as error:
         raise InputProblem(str(error), [(field, message) for field, message in error.problems]) from None
+    try:
+        return with_law_date(events, request.get("as_of"))
+    except ValueError as error:
+        raise InputProblem(f"as_of: {error}") from None
 
 
 def _ordinances(names: Any) -> tuple[str, ...]:
@@ -162,10 +167,9 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
     return clauses_record(chosen, clause_id)
 
 
-def ordinances() -> list[dict[str, str]]:
-    """The encoded ordinances, each with its jurisdiction and title."""
-    return [{"name": name, "jurisdiction": registry(name).jurisdiction, "title": registry(name).title}
-            for name in encoded_ordinances()]
+def ordinances() -> list[dict[str, Any]]:
+    """`reasoner ordinances --format json`: the encoded ordinances with their jurisdiction, title and metadata."""
+    return [ordinance_record(name) for name in encoded_ordinances()]
 
 
 def schema() -> dict[str, Any]:

@@ -1,0 +1,276 @@
+"""`reasoner new NAME --text FILE`: the files a new ordinance starts from, split from its text where the text's own
+numbering allows and marked for review where it does not.
+
+- the registry `reasoner/clauses/NAME.yaml`: metadata keys (TODO where the text must be read by a person), and a
+  clause per section and paragraph, its words verbatim (spaces folded), `numbering: printed` where the id is the
+  text's own, `reconstructed` where we numbered it, each under a `# REVIEW` comment;
+- the encoding skeleton `encodings/NAME.lp`: the header, a `% § <id> "quoted words"` block per clause, and the
+  conventions by example (param, regulated, reason, note);
+- an empty scenario file `tests/scenarios/NAME.yaml`.
+
+Sections are found from `=== [ID] Heading` markers (the statute texts), or from numbers opening a paragraph
+(`§ 6-17`, `6.02 DEFINITIONS`, `SECTION 3.`); paragraphs from `(a)`, `(i)`, `(A)`, `(1)` opening them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+RESERVED = {"not", "vocabulary", "modes"}   # clingo's keyword, and the shared files' names
+_MARKER = re.compile(r"^=== \[(?P<id>[^\]]+)\]\s*(?P<heading>.*?)\s*(?:\(source_url:.*)?$")
+_SECTION = re.compile(r"^(?:§+\s*(?P<s>\d+[-.]\d+[A-Za-z]?)|SECTION\s+(?P<n>\d+)\.|(?P<d>\d+\.\d+)\s+(?=[A-Z]))")
+_PARAGRAPH = re.compile(r"^\((?P<m>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3})\)\s+")
+_HISTORY = re.compile(r"^\(\d{4},.*\)$")   # a statute's history note, e.g. (1971, P.A. 696, S. 1.)
+_ROMAN = re.compile(r"[ivxl]+")
+
+
+class ScaffoldError(ValueError):
+    """A name that cannot be used, or one already taken."""
+
+
+@dataclass
+class Clause:
+    id: str
+    heading: str
+    text: str
+    numbering: str = "printed"
+    review: list[str] = field(default_factory=list)
+
+
+def check_name(name: str, taken: tuple[str, ...]) -> None:
+    if not NAME.fullmatch(name) or name in RESERVED:
+        raise ScaffoldError(f"{name!r} is not a name an encoding can use: a lower-case identifier of letters, digits "
+                            "and underscores, starting with a letter (as trempealeau or new_town), and not "
+                            f"{', '.join(sorted(RESERVED))}")
+    if name in taken:
+        raise ScaffoldError(f"{name!r} is already an encoded ordinance; choose another name")
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """Blank-line separated paragraphs, each with its spaces folded."""
+    found, current = [], []
+    for line in lines + [""]:
+        if line.strip():
+            current.append(line)
+        elif current:
+            found.append(_fold(" ".join(current)))
+            current = []
+    return found
+
+
+def _level(marker: str, last: dict[int, str]) -> int:
+    """0 for (a), 1 for (i), 2 for (A), 3 for (1): a roman-looking letter is a letter when it follows its
+    predecessor at the letter level, as (i) after (h)."""
+    if marker.isdigit():
+        return 3
+    if marker.isupper():
+        return 2
+    if _ROMAN.fullmatch(marker):
+        previous = last.get(0)
+        if not (len(marker) == 1 and previous and len(previous) == 1 and ord(marker) == ord(previous) + 1):
+            return 1
+    return 0
+
+
+def _split_section(section: str, heading: str, body: list[str], numbering: str) -> list[Clause]:
+    clauses: list[Clause] = []
+    path: dict[int, str] = {}
+    count = 0
+    for paragraph in _paragraphs(body):
+        if _HISTORY.match(paragraph):
+            continue
+        found = _PARAGRAPH.match(paragraph)
+        if found:
+            marker = found.group("m")
+            level = _level(marker, path)
+            path = {k: v for k, v in path.items() if k < level}
+            path[level] = marker
+            clause_id = section + "".join(f"({path[k]})" for k in sorted(path))
+            clauses.append(Clause(clause_id, f"{heading}: ({marker})" if heading else f"({marker})",
+                                  paragraph[found.end():], numbering,
+                                  ["heading: the section's, with the paragraph's marker; give it its own"]))
+        elif not clauses:
+            clauses.append(Clause(section, heading or "TODO", paragraph, numbering))
+        else:
+            count += 1
+            clauses.append(Clause(f"{section}¶{count + 1}", heading or "TODO", paragraph, "reconstructed",
+                                  ["an unnumbered paragraph after numbered ones: its id is ours"]))
+    return clauses
+
+
+def split(text: str) -> list[Clause]:
+    """The clauses of an ordinance's text, by its own numbering where it has one."""
+    lines = text.splitlines()
+    if any(_MARKER.match(line) for line in lines):
+        clauses: list[Clause] = []
+        start = next(i for i, line in enumerate(lines) if _MARKER.match(line))
+        marks = [i for i, line in enumerate(lines) if _MARKER.match(line)] + [len(lines)]
+        for begin, end in zip(marks, marks[1:]):
+            found = _MARKER.match(lines[begin])
+            section = found.group("id").rstrip(". ")
+            body = lines[begin + 1:end]
+            heading = found.group("heading").rstrip(". ")
+            if body and body[0].startswith(section):   # the section's own first line: its heading as printed
+                heading = body[0][len(section):].strip(" .") or heading
+                body = body[1:]
+            clauses += _split_section(section, heading, body, "printed")
+        return clauses if start is not None else []
+    # No section markers: numbers that open a paragraph start a section; the rest are numbered by us.
+    clauses = []
+    section, heading, body, number = None, "", [], 0
+    sections: list[tuple[str | None, str, list[str]]] = []
+    for paragraph in _paragraphs(lines):
+        found = _SECTION.match(paragraph)
+        if found:
+            sections.append((section, heading, body))
+            section = next(g for g in found.groups() if g)
+            heading = _fold(paragraph[found.end():])[:80]
+            body = [paragraph[found.end():].strip(), ""]
+        else:
+            body += [paragraph, ""]
+    sections.append((section, heading, body))
+    for section, heading, body in sections:
+        if not body:
+            continue
+        if section is None:
+            for paragraph in _paragraphs(body):
+                number += 1
+                clauses.append(Clause(f"p{number}", "TODO", paragraph, "reconstructed",
+                                      ["a paragraph the text does not number: its id is ours"]))
+            continue
+        clauses += _split_section(section, heading, body, "printed")
+    return clauses
+
+
+def _unique(clauses: list[Clause]) -> list[Clause]:
+    seen: dict[str, int] = {}
+    for clause in clauses:
+        if clause.id in seen:
+            seen[clause.id] += 1
+            clause.id = f"{clause.id}~{seen[clause.id]}"
+            clause.numbering = "reconstructed"
+            clause.review.append("the text numbers two paragraphs alike: one id is ours")
+        else:
+            seen[clause.id] = 1
+    return clauses
+
+
+def registry_text(name: str, text_file: Path, clauses: list[Clause], listed: int) -> str:
+    head = [
+        f"ordinance: {name}",
+        f"listed: {listed}  # where the ordinance stands in every listing (after those adopted before it)",
+        "time_zone: America/Chicago  # TODO: the ordinance's own clock (an IANA zone); durations count elapsed time in it",
+        "jurisdiction: TODO  # the county, town, village or state, as the text names it",
+        "level: TODO  # county, town, village or state",
+        "adopting_body: TODO  # the board or legislature that adopted the text",
+        "title: TODO  # the text's own title",
+        "history: TODO  # the adoption and amendment line, as printed",
+        f"source: {text_file.name}  # in facts/ordinances/",
+        "authority: TODO  # who issues the permit or license",
+        "permit_term: permit  # TODO: permit, license, ... as the text says",
+        "numbering_notes:",
+        "- 'TODO: how ids follow the text: printed section numbers, paragraphs (a), (i), (A), (1); ids marked",
+        "  reconstructed are ours.'",
+        "# versions:  TODO: the versions the text dates (see docs/adding-an-ordinance.md, \"Versions\")",
+        "clauses:",
+    ]
+    body = []
+    for clause in clauses:
+        notes = "; ".join(["split from the text by its numbering: check the id, heading and words", *clause.review])
+        entry = {"id": clause.id, "heading": clause.heading, "numbering": clause.numbering, "text": clause.text}
+        body.append(f"# REVIEW: {notes}")
+        body.append(yaml.safe_dump([entry], allow_unicode=True, sort_keys=False, width=110).rstrip("\n"))
+    tail = ["interpretations: []  # one per reading the text leaves open: {id, clause, text}"]
+    return "\n".join(head + body + tail) + "\n"
+
+
+def _quote(clause: Clause, words: int = 24) -> str:
+    """The clause's first words for its `% §` header, quoted when they hold no quotation mark of their own."""
+    if any(mark in clause.text for mark in '"“”'):
+        return clause.heading
+    split_words = clause.text.split()
+    shown = " ".join(split_words[:words]) + (" ..." if len(split_words) > words else "")
+    return f'"{shown}"'
+
+
+def _comment(text: str, width: int = 100) -> list[str]:
+    lines, current = [], "%"
+    for word in text.split():
+        if len(current) + 1 + len(word) > width and current != "%":
+            lines.append(current)
+            current = "%"
+        current += " " + word
+    return lines + [current]
+
+
+def encoding_text(name: str, text_file: Path, clauses: list[Clause]) -> str:
+    first = clauses[0].id if clauses else "ID"
+    lines = [
+        "% =====================================================================",
+        "% TODO jurisdiction -- TODO title",
+        "% History: TODO (the adoption and amendment line)",
+        f"% Source: facts/ordinances/{text_file.name}",
+        f"% Registry: reasoner/clauses/{name}.yaml (clause words, interpretations, versions)",
+        f"% Helper predicates carry the prefix {name}_.",
+        "% =====================================================================",
+        "%",
+        "% The conventions, by example (docs/adding-an-ordinance.md); replace them with the law's rules:",
+        "% every number a param/4 fact with its clause, stated once:",
+        f'%   param({name}, attendance_threshold, 2000, "{first}").',
+        "% what the ordinance reaches, with a %@ sentence above the rule:",
+        "%   %@ {N} people at the peak is at least the threshold of {T}.",
+        f"%   {name}_large(E) :- attendance(E,N), param({name}, attendance_threshold, T, _), N >= T.",
+        f'%   regulated({name},E,"{first}") :- {name}_large(E).',
+        "% each condition's reason, on both sides (reasoner/vocabulary.yaml `reasons`):",
+        f'%   reason({name},E,attendance_at_least,yes,N,T,"{first}") :- attendance(E,N), param({name}, attendance_threshold, T, _), N >= T.',
+        f'%   reason({name},E,attendance_at_least,no,N,T,"{first}") :- attendance(E,N), param({name}, attendance_threshold, T, _), N < T.',
+        "% each reading the text leaves open, an interpretation in the registry and a note here:",
+        f'%   note({name},E,peak_counts,"{first}") :- regulated({name},E,_).',
+        "",
+    ]
+    for clause in clauses:
+        lines.append("")
+        lines += _comment(f"§ {clause.id} {_quote(clause)}")
+        lines.append("% TODO: encode, or give the clause a `reason` in the registry (non-operative: `operative: false`).")
+    return "\n".join(lines) + "\n"
+
+
+def scenario_text(name: str) -> str:
+    return (f"ordinance: {name}\n"
+            "# The base event; each case changes only what its sentence is about, and every threshold has a case\n"
+            "# on each side of it (docs/adding-an-ordinance.md).\n"
+            "base:\n"
+            "  id: base\n"
+            "  attendance: {expected_max: 3000}\n"
+            "  schedule: {start: 2027-07-17T10:00, end: 2027-07-17T23:00}\n"
+            "cases: []\n")
+
+
+def targets(root: Path, name: str) -> dict[str, Path]:
+    return {"registry": root / "reasoner" / "clauses" / f"{name}.yaml", "encoding": root / "encodings" / f"{name}.lp",
+            "scenarios": root / "tests" / "scenarios" / f"{name}.yaml"}
+
+
+def scaffold(name: str, text_file: Path, root: Path, taken: tuple[str, ...], listed: int) -> dict[str, Path]:
+    """Write the three files under `root` (a checkout); refuses a bad or taken name and files that exist."""
+    check_name(name, taken)
+    paths = targets(root, name)
+    existing = [str(path) for path in paths.values() if path.exists()]
+    if existing:
+        raise ScaffoldError(f"{', '.join(existing)} already exist(s); {name!r} is taken")
+    text = text_file.read_text(encoding="utf-8")
+    clauses = _unique(split(text))
+    for path in paths.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    paths["registry"].write_text(registry_text(name, text_file, clauses, listed), encoding="utf-8")
+    paths["encoding"].write_text(encoding_text(name, text_file, clauses), encoding="utf-8")
+    paths["scenarios"].write_text(scenario_text(name), encoding="utf-8")
+    return paths

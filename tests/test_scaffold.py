@@ -1,0 +1,98 @@
+"""`reasoner new NAME --text FILE` scaffolds an ordinance from its text: a registry that validates, its words
+verbatim and its ids the text's own numbering, an encoding skeleton in the conventions, an empty scenario file."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from reasoner.cli import main
+from reasoner.conventions import Annotations
+from reasoner.registry import validate
+from reasoner.vocabulary import SAFE_LOADER
+
+TEXT = Path(__file__).resolve().parents[1] / "facts" / "ordinances" / "wyoming-stat-35-15.txt"
+
+
+def _new(name: str, root: Path, text: Path = TEXT):
+    return CliRunner().invoke(main, ["new", name, "--text", str(text), "--root", str(root)])
+
+
+@pytest.fixture(scope="module")
+def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("checkout")
+    result = _new("wyoming_again", root)
+    assert result.exit_code == 0, result.output
+    assert "next" in result.output and "reasoner check -o wyoming_again" in result.output
+    return root
+
+
+def _registry(root: Path) -> dict:
+    return yaml.load((root / "reasoner/clauses/wyoming_again.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+
+
+def test_the_registry_validates(scaffolded: Path) -> None:
+    found, problems = validate(_registry(scaffolded), "wyoming_again", "wyoming_again.yaml")
+    assert found is not None and problems == []
+    assert found.metadata.level == "TODO" and found.metadata.source == TEXT.name
+
+
+def test_the_words_are_verbatim_and_every_clause_is_flagged_for_review(scaffolded: Path) -> None:
+    source = " ".join(TEXT.read_text(encoding="utf-8").split())
+    clauses = _registry(scaffolded)["clauses"]
+    assert [c["id"] for c in clauses if " ".join(c["text"].split()) not in source] == []
+    text = (scaffolded / "reasoner/clauses/wyoming_again.yaml").read_text(encoding="utf-8")
+    assert text.count("# REVIEW:") == len(clauses)
+
+
+def test_the_ids_are_the_statutes_printed_numbering(scaffolded: Path) -> None:
+    ids = {c["id"]: c for c in _registry(scaffolded)["clauses"]}
+    for printed in ("35-15-104", "35-15-103(a)(iii)", "35-15-107(a)(ii)(H)", "35-15-107(a)(ii)(J)", "35-15-108(c)(xiii)"):
+        assert ids[printed]["numbering"] == "printed"
+    assert ids["35-15-104"]["heading"].startswith("License required to permit")
+    assert "35-15-107(a)(ii)(I)" not in ids   # the text has no (I)
+
+
+def test_the_encoding_has_a_header_and_a_block_per_clause(scaffolded: Path) -> None:
+    text = (scaffolded / "encodings/wyoming_again.lp").read_text(encoding="utf-8")
+    assert "% Source: facts/ordinances/wyoming-stat-35-15.txt" in text
+    for example in ("param(wyoming_again,", "regulated(wyoming_again,", "reason(wyoming_again,", "note(wyoming_again,"):
+        assert example in text
+    headers = Annotations(text).headers
+    assert [h.clause for h in headers] == [c["id"] for c in _registry(scaffolded)["clauses"]]
+    source = " ".join(TEXT.read_text(encoding="utf-8").split())
+    assert all(fragment in source for h in headers for fragment in h.quotations())
+
+
+def test_the_scenario_file_is_empty(scaffolded: Path) -> None:
+    data = yaml.safe_load((scaffolded / "tests/scenarios/wyoming_again.yaml").read_text(encoding="utf-8"))
+    assert data["ordinance"] == "wyoming_again" and data["cases"] == []
+
+
+@pytest.mark.parametrize("name,problem", [("wyoming", "already an encoded ordinance"), ("Wyoming2", "lower-case"),
+                                          ("new-town", "lower-case"), ("2town", "lower-case"), ("not", "lower-case")])
+def test_a_taken_or_unsafe_name_is_refused(name: str, problem: str, tmp_path: Path) -> None:
+    result = _new(name, tmp_path)
+    assert result.exit_code == 2 and problem in result.output
+    assert not any(tmp_path.rglob("*.*"))
+
+
+def test_an_existing_name_is_refused_without_touching_its_files(scaffolded: Path) -> None:
+    before = (scaffolded / "encodings/wyoming_again.lp").read_text(encoding="utf-8")
+    result = _new("wyoming_again", scaffolded)
+    assert result.exit_code == 2 and "already exist" in result.output
+    assert (scaffolded / "encodings/wyoming_again.lp").read_text(encoding="utf-8") == before
+
+
+def test_a_text_without_section_markers_is_split_by_its_paragraphs_and_marked_reconstructed(tmp_path: Path) -> None:
+    text = tmp_path / "plain.txt"
+    text.write_text("It is the purpose of this article to protect the public.\n\n"
+                    "§ 6-17 Exemptions.\n\n(a) Parades are exempt.\n\n(b) Funerals are exempt.\n", encoding="utf-8")
+    assert _new("plain_town", tmp_path, text).exit_code == 0
+    data = yaml.load((tmp_path / "reasoner/clauses/plain_town.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    assert [(c["id"], c["numbering"]) for c in data["clauses"]] == [
+        ("p1", "reconstructed"), ("6-17", "printed"), ("6-17(a)", "printed"), ("6-17(b)", "printed")]
+    assert re.search(r"text: Parades are exempt\.", (tmp_path / "reasoner/clauses/plain_town.yaml").read_text())
