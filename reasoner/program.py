@@ -295,6 +295,14 @@ class Program:
             last = model.symbols(shown=True) if shown else model.symbols(atoms=True)
         return last
 
+    def witness(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> list[clingo.Symbol] | None:
+        """Every atom of one answer set satisfying the assumptions (after consequences: enumeration as usual);
+        None when there is none."""
+        self.control.configuration.solve.enum_mode = "auto"
+        for model in self.models(assumptions):
+            return model.symbols(atoms=True)
+        return None
+
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
         """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions."""
         self.control.configuration.solve.enum_mode = mode

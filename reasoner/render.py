@@ -198,8 +198,12 @@ def _node_label(node: dict[str, Any]) -> Text:
     text.append(node["text"], style="bold" if node.get("kind") == "derived" else "dim")
     if node.get("clause"):
         text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
-    if node.get("kind") == "fact":
+    if node.get("unknown"):
+        text.append(f"  (if {node['unknown']} is {_value_words(node['assumed'])}: unknown)", style="yellow")
+    elif node.get("kind") == "fact":
         text.append("  (from the event file)", style="dim")
+    if node.get("certainty") == "possible":
+        text.append("  possible: not in every completion", style="yellow")
     if node.get("because"):
         text.append(f"\n{node['because']}", style="green")
     if node.get("conditions_text") and not node.get("because"):
@@ -244,13 +248,48 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
             _grow(sub, explanation, quoted, shown)
 
 
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+OUTCOME_WORDS = {"holds": "holds", "fails": "does not hold", "open": "still depends on other unknown facts"}
+
+
+def _depends_line(entry: dict[str, Any]) -> Text:
+    """Which answers to one unknown fact make a conclusion hold, in words."""
+    parts = []
+    for answer in entry["answers"]:
+        if "from" in answer:
+            span = f"{answer['from']:,}" if answer["from"] == answer["to"] else f"{answer['from']:,}–{answer['to']:,}"
+        else:
+            span = answer["value"]
+        parts.append(f"{span}: {OUTCOME_WORDS[answer['outcome']]}")
+    sampled = " (at the values reasoned)" if entry.get("sampled") else ""
+    return Text(f"decided by {entry['fact']}{sampled}: " + "; ".join(parts), style="yellow")
+
+
 def print_explanation(report: dict[str, Any]) -> None:
     wanted = report["conclusion"] or "every conclusion"
-    root = Tree(Text(f"{report['event']} under {report['ordinance']}: {wanted}", style="bold"))
+    title = f"{report['event']} under {report['ordinance']}: {wanted}"
+    if "certainty" in report:  # over unknown facts
+        title += {"certain": " (certain: in every completion of the unknown facts)",
+                  "possible": " (possible: in some completions of the unknown facts)",
+                  "impossible": " (in no completion of the unknown facts)"}[report["certainty"]]
+    root = Tree(Text(title, style="bold"))
     quoted: set[str] = set()
     shown: set[str] = set()
     for node in report["trees"] + report["why_not"]:
-        _grow(root, node, quoted, shown)
+        if "depends_on" in node:
+            branch = root.add(Text(f"possible: {node['text']}", style="bold yellow"))
+            for entry in node["depends_on"]:
+                branch.add(_depends_line(entry))
+            if not node["depends_on"]:
+                branch.add(Text("no single unknown fact decides it: it turns on several together", style="yellow"))
+            _grow(branch, node, quoted, shown)
+        else:
+            _grow(root, node, quoted, shown)
     if report["conclusion"] and not report["trees"] and not report["why_not"]:
         root.add(Text(f"no rule of this ordinance concludes {report['conclusion']!r}", style="yellow"))
     console.print(root)

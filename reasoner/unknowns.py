@@ -8,11 +8,12 @@ conclusions and its brave consequences (true in some) the possible ones: no loop
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import clingo
+from clingo import ast
 
 from .conclusions import _merge, _read
 from .event import UNKNOWN_ENUMS, Event, Range
@@ -107,12 +108,14 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 class Completions:
     """One grounded program whose answer sets are the completions of an event's unknown facts."""
 
-    def __init__(self, event: Event, ordinances: Sequence[str]):
+    def __init__(self, event: Event, ordinances: Sequence[str], records: Sequence[ast.AST] = ()):
+        """`records`: explanation record rules (reasoner/explain.py), whose atoms are then consequences too."""
         self.event = event
         self.ordinances = tuple(ordinances)
         self.unknowns = unknowns_of(event, 1, self.ordinances)
-        self.program = (Program(self.ordinances, options=["--models=0"], parts=["choices"]).add_events([event])
-                        .add_atoms(fact for u in self.unknowns for fact in u.choice_facts()).ground())
+        parts = ["choices", "records"] if records else ["choices"]
+        self.program = (Program(self.ordinances, options=["--models=0"], parts=parts).add_statements(records)
+                        .add_events([event]).add_atoms(fact for u in self.unknowns for fact in u.choice_facts()).ground())
 
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
         """Brave or cautious consequences (shown atoms); None when no completion satisfies the assumptions."""
@@ -123,6 +126,22 @@ class Completions:
         if possible is None:
             return None
         return possible, self.consequences("cautious", assumptions) or set()
+
+    def answers(self) -> Iterator[tuple[Unknown, Any, set, set]]:
+        """Each answer to each unknown fact that some completion gives, with what is then possible and certain."""
+        for unknown in self.unknowns:
+            for value in ([True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]):
+                result = self.both(unknown.assume(value))
+                if result is not None:
+                    yield unknown, value, *result
+
+    def choice_of(self, atom: clingo.Symbol) -> tuple[str, Any] | None:
+        """The unknown fact and the answer an atom of a completion gives it (None for a known fact)."""
+        for unknown in self.unknowns:
+            for value, candidate in unknown.values:
+                if candidate == atom:
+                    return unknown.path, value
+        return None
 
 
 def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[dict[str, Any]]:
@@ -273,6 +292,32 @@ def _intervals(outcomes: list[tuple[Any, dict[str, str]]]) -> list[dict[str, Any
         else:
             pieces.append({"from": value, "to": value, "permit": status})
     return pieces
+
+
+def decisive_answers(atom: clingo.Symbol, answers: Sequence[tuple[Unknown, Any, set, set]]) -> list[dict[str, Any]]:
+    """The unknown facts whose answers decide whether `atom` holds (`answers`: Completions.answers()): for each,
+    every answer (consecutive numbers as ranges) and whether the atom then holds in every completion (`holds`),
+    in none (`fails`) or in some only (`open`). Facts that decide it either way come first."""
+    outcomes: dict[str, list[tuple[Any, str]]] = defaultdict(list)
+    sampled = {unknown.path: unknown.sampled for unknown, *_ in answers}
+    for unknown, value, brave, cautious in answers:
+        outcomes[unknown.path].append((value, "holds" if atom in cautious else "fails" if atom not in brave else "open"))
+    found = []
+    for path, pairs in outcomes.items():
+        if len({outcome for _, outcome in pairs}) < 2:
+            continue
+        if all(isinstance(v, int) and not isinstance(v, bool) for v, _ in pairs):
+            pieces: list[dict[str, Any]] = []
+            for value, outcome in pairs:
+                if pieces and pieces[-1]["outcome"] == outcome:
+                    pieces[-1]["to"] = value
+                else:
+                    pieces.append({"from": value, "to": value, "outcome": outcome})
+        else:
+            pieces = [{"value": _describe(v), "outcome": outcome} for v, outcome in pairs]
+        found.append({"fact": path, "answers": pieces, **({"sampled": True} if sampled[path] else {})})
+    found.sort(key=lambda f: not {"holds", "fails"} <= {a["outcome"] for a in f["answers"]})
+    return found
 
 
 def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:

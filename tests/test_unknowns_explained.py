@@ -1,0 +1,126 @@
+"""Issue 16: unknown facts do not block certain answers. explain, whatif, compare and sweep answer events with
+unknown facts: a certain conclusion is explained as certain (its tree holds in every completion), a possible one
+with the unknown facts whose answers decide it, each checked against brute-force enumeration of the completions."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import clingo
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+from reasoner.conclusions import evaluate
+from reasoner.explain import Explainer, explain
+from reasoner.loading import parse_events
+
+from test_unknowns import completions
+
+ROOT = Path(__file__).resolve().parents[1]
+FESTIVAL = str(ROOT / "facts" / "events" / "unknown-festival.yaml")
+BASE = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 3500},
+        "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-18T02:00"},
+        "flags": ["open_to_public", "participation_fee"], "site": {"kind": "open_land"}}
+
+
+def event(**changes):
+    return parse_events({**BASE, **changes}, "test")[0]
+
+
+def holding(e, ordinance: str, conclusion: str) -> list[bool]:
+    """In each completion: whether the conclusion holds (brute force)."""
+    return [bool(explain(c, ordinance, conclusion)["trees"]) for c in completions(e)]
+
+
+def flat(output: str) -> str:
+    """Text output without the tree's lines and wrapping."""
+    for mark in "│├└─":
+        output = output.replace(mark, " ")
+    return " ".join(output.split())
+
+
+def steps(node: dict, found: list) -> list:
+    found.append(node)
+    for child in node.get("children", []):
+        steps(child, found)
+    return found
+
+
+CASES = [
+    # (sentence, event changes, ordinance, conclusion, certainty)
+    ("a crowd of 3,500 through the night needs a Trempealeau license whether or not beer is sold or it is dark",
+     {"unknown": ["flags.alcohol_sold", "flags.camping"]}, "trempealeau", "permit_required", "certain"),
+    ("3,500 people need 12 toilets whatever the site turns out to be",
+     {"unknown": ["site.kind"]}, "trempealeau", "toilets", "certain"),
+    ("a crowd of 1,900 to 2,100 may or may not need a Trempealeau license",
+     {"attendance": {"expected_max": {"min": 1990, "max": 2010}}, "unknown": ["flags.camping"]}, "trempealeau",
+     "permit_required", "possible"),
+    ("Vermont's liquor permit turns on whether alcohol is sold",
+     {"unknown": ["flags.alcohol_sold"]}, "vermont", "liquor_permit", "possible"),
+    ("3,500 people never need Trempealeau's nurses, whatever is unknown",
+     {"unknown": ["flags.alcohol_sold", "schedule.darkness"]}, "trempealeau", "nurses", "impossible"),
+]
+
+
+@pytest.mark.parametrize("sentence, changes, ordinance, conclusion, certainty", CASES, ids=[c[0] for c in CASES])
+def test_explain_over_unknowns_agrees_with_brute_force(sentence, changes, ordinance, conclusion, certainty):
+    e = event(**changes)
+    report = explain(e, ordinance, conclusion)
+    each = holding(e, ordinance, conclusion)
+    expected = "certain" if all(each) else "possible" if any(each) else "impossible"
+    if certainty is not None:
+        assert expected == certainty, "the case says what brute force says"
+    assert report["certainty"] == expected
+    assert report["holds"] == {"certain": True, "possible": None, "impossible": False}[expected]
+    assert report["unknown"] == sorted(e.unknown) + (["attendance.expected_max"] if "attendance" in changes else []) \
+        or set(report["unknown"]) >= set(e.unknown)
+    if expected == "impossible":
+        assert report["why_not"] and not report["trees"]
+        return
+    per_completion = [Explainer(c, [ordinance]).atoms for c in completions(e)]
+    for tree in report["trees"]:
+        for node in steps(tree, []):
+            if node.get("holds") and node.get("certainty") == "certain":  # a certain step holds in every completion
+                atom = clingo.parse_term(node["atom"])
+                assert all(atom in atoms for atoms in per_completion), node["atom"]
+        if tree["certainty"] == "possible":
+            assert "depends_on" in tree
+    if expected == "certain":
+        assert any(t["certainty"] == "certain" and all(n.get("certainty") == "certain" for n in steps(t, []) if n.get("holds"))
+                   for t in report["trees"])
+
+
+def test_a_possible_conclusion_names_the_answers_that_decide_it():
+    e = event(unknown=["flags.alcohol_sold"])
+    [tree] = explain(e, "vermont", "liquor_permit")["trees"]
+    [decided] = tree["depends_on"]
+    assert decided["fact"] == "flags.alcohol_sold"
+    assert {a["value"]: a["outcome"] for a in decided["answers"]} == {"yes": "holds", "no": "fails"}
+    sold = [n for n in steps(tree, []) if n.get("unknown") == "flags.alcohol_sold"]
+    assert sold and sold[0]["assumed"] is True and sold[0]["certainty"] == "possible"
+
+
+def test_a_range_decides_the_permit_at_the_threshold():
+    e = event(attendance={"expected_max": {"min": 1990, "max": 2010}})
+    [tree] = explain(e, "trempealeau", "permit_required")["trees"]
+    [decided] = tree["depends_on"]
+    assert [(a["from"], a["to"], a["outcome"]) for a in decided["answers"]] == [(1990, 1999, "fails"), (2000, 2010, "holds")]
+
+
+def test_cli_explain_of_the_unknown_festival_is_quick_and_says_possible():
+    import time
+
+    runner = CliRunner()
+    started = time.perf_counter()
+    out = runner.invoke(main, ["explain", FESTIVAL, "permit_required", "-o", "trempealeau"], catch_exceptions=False)
+    assert time.perf_counter() - started < 2.0
+    assert out.exit_code == 0
+    text = flat(out.output)
+    assert "(possible: in some completions of the unknown facts)" in text
+    assert "decided by attendance.expected_max (at the values reasoned): 1,500–1,999: does not hold; 2,000–2,500: holds" in text
+    data = json.loads(runner.invoke(main, ["explain", FESTIVAL, "toilets", "-o", "trempealeau", "--format", "json"]).output)
+    [report] = data
+    assert report["certainty"] == "possible" and report["holds"] is None
+    assert report["unknown"] == ["attendance.expected_max", "flags.alcohol_sold", "schedule.darkness", "site.kind"]
+    assert all(t["certainty"] == "possible" and t["depends_on"] for t in report["trees"])
