@@ -748,15 +748,17 @@ def explain_uncertain(event: Event, ordinance: str, conclusion: str | None = Non
             tree = witness.why(atom)
         tree = _marked(tree, certain, completions)
         if atom not in certain:
-            tree["depends_on"] = decisive_answers(atom, answers)
+            tree["depends_on"] = decisive_answers(atom.__eq__, answers)
         result["trees"].append(tree)
     if any(a in certain for a in atoms):
         result["holds"], result["certainty"] = True, "certain"
     elif atoms:
         result["holds"], result["certainty"] = None, "possible"
     elif conclusion:
-        result["why_not"] = _why_not_named(shared, ordinance, conclusion) or _why_not_named(
-            Explainer(event, chosen, conclusion, symbols=completions.program.witness() or []), ordinance, conclusion)
+        result["why_not"] = _why_not_named(shared, ordinance, conclusion)
+        if not any(node["attempts"] for node in result["why_not"]):  # the completions fail it in different ways
+            result["why_not"] = _why_not_named(Explainer(event, chosen, conclusion, symbols=completions.program.witness() or []),
+                                               ordinance, conclusion)
     return result
 
 

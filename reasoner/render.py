@@ -360,7 +360,38 @@ def print_questions(report: dict[str, Any]) -> None:
     console.print(root)
 
 
+WANTED_WORDS = {"certainly_holds": "hold in every completion of the unknown facts",
+                "certainly_absent": "hold in no completion of the unknown facts"}
+NOW_WORDS = {"certain": "holds in every completion", "possible": "holds in some completions only",
+             "impossible": "holds in none"}
+
+
+def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
+    """One search over unknown facts: the changes found and checked, or that none of the cheapest did it."""
+    branch = tree.add(Text(f"to make {conclusion} {WANTED_WORDS[search['wanted']]}:", style="bold"))
+    if not search["found"]:
+        branch.add(Text(f"no change of the known facts allowed to change does it (the {search['tried']} cheapest "
+                        "tried)" if search.get("gave_up") else "no change of the known facts allowed to change does it",
+                        style="yellow"))
+        return
+    for change in search["changes"]:
+        branch.add(f"{change['fact']}: {change['from']} → {change['to']}")
+    if search.get("clauses"):
+        branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
+    branch.add(Text("checked over every completion of the changed event", style="green"))
+
+
 def print_whatif(report: dict[str, Any]) -> None:
+    if "certainty_now" in report:  # over unknown facts
+        root = Tree(Text(f"{report['event']} under {report['ordinance']}: {report['conclusion']} "
+                         f"{NOW_WORDS[report['certainty_now']]} of the unknown facts", style="bold"))
+        for entry in report["decided_by"]:
+            root.add(_depends_line(entry))
+        for search in (report, report.get("otherwise")):
+            if search:
+                _whatif_search(root, search, report["conclusion"])
+        console.print(root)
+        return
     goal = "stop holding" if report["holds_now"] else "hold"
     title = Text(f"{report['event']} under {report['ordinance']}: smallest change to make {report['conclusion']} {goal}", style="bold")
     root = Tree(title)

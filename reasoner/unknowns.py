@@ -8,7 +8,7 @@ conclusions and its brave consequences (true in some) the possible ones: no loop
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,14 +294,16 @@ def _intervals(outcomes: list[tuple[Any, dict[str, str]]]) -> list[dict[str, Any
     return pieces
 
 
-def decisive_answers(atom: clingo.Symbol, answers: Sequence[tuple[Unknown, Any, set, set]]) -> list[dict[str, Any]]:
-    """The unknown facts whose answers decide whether `atom` holds (`answers`: Completions.answers()): for each,
-    every answer (consecutive numbers as ranges) and whether the atom then holds in every completion (`holds`),
-    in none (`fails`) or in some only (`open`). Facts that decide it either way come first."""
+def decisive_answers(holds: Callable[[clingo.Symbol], bool], answers: Sequence[tuple[Unknown, Any, set, set]]) -> list[dict[str, Any]]:
+    """The unknown facts whose answers decide whether a conclusion holds (`holds` tells its atoms; `answers`:
+    Completions.answers()): for each, every answer (consecutive numbers as ranges) and whether the conclusion
+    then holds in every completion (`holds`), in none (`fails`) or in some only (`open`). Facts that decide it
+    either way come first."""
     outcomes: dict[str, list[tuple[Any, str]]] = defaultdict(list)
     sampled = {unknown.path: unknown.sampled for unknown, *_ in answers}
     for unknown, value, brave, cautious in answers:
-        outcomes[unknown.path].append((value, "holds" if atom in cautious else "fails" if atom not in brave else "open"))
+        outcome = "holds" if any(holds(a) for a in cautious) else "open" if any(holds(a) for a in brave) else "fails"
+        outcomes[unknown.path].append((value, outcome))
     found = []
     for path, pairs in outcomes.items():
         if len({outcome for _, outcome in pairs}) < 2:
