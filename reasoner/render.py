@@ -342,6 +342,29 @@ def _answer(answer: dict[str, Any]) -> str:
     return f"{answer['value']} → {permits} (settles {answer['settles']})"
 
 
+# The kinds a settled answer names in text, in this order (compare's default kinds); JSON lists every one.
+SETTLED_KINDS = ("permit_required", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
+                 "penalty", "shortfall")
+
+SETTLED_LABELS = {"exemption": "exemptions", "obligation": "obligations", "deadline": "deadlines", "late": "late",
+                  "on_time": "on time", "denial_ground": "denial grounds", "penalty": "penalties", "shortfall": "shortfalls"}
+
+
+def _settled_words(conclusions: list[dict[str, Any]], several: bool) -> str:
+    """The conclusions an answer settles, by kind: the permit, obligations, deadlines, grounds, penalties, shortfalls."""
+    groups: dict[str, list[str]] = {}
+    for c in conclusions:
+        if c["kind"] in SETTLED_KINDS:
+            name = (f"{c['ordinance']}: " if several else "") + c["name"].replace("_", " ")
+            groups.setdefault(c["kind"], [])
+            if name not in groups[c["kind"]]:
+                groups[c["kind"]].append(name)
+    parts = [("; " if i else "") + (f"{SETTLED_LABELS[kind]}: " if kind in SETTLED_LABELS else "")
+             + ", ".join(groups[kind]) for i, kind in enumerate(k for k in SETTLED_KINDS if k in groups)]
+    rest = len({(c["ordinance"], c["kind"], c["name"]) for c in conclusions if c["kind"] not in SETTLED_KINDS})
+    return "".join(parts) + (f"; and {rest} more (--format json names them)" if rest else "")
+
+
 def print_questions(report: dict[str, Any]) -> None:
     permits = ", ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in report.get("permit", {}).items())
     root = Tree(Text(f"{report['event']}: {permits}; {report.get('open_conclusions', 0)} conclusion(s) still open", style="bold"))
@@ -355,8 +378,13 @@ def print_questions(report: dict[str, Any]) -> None:
         if question["clauses"]:
             label.append(f"  [{', '.join(question['clauses'])}]", style="cyan")
         branch = root.add(label)
+        several = len(report.get("permit", {})) > 1
         for answer in question["answers"]:
-            branch.add(_answer(answer))
+            leaf = branch.add(_answer(answer))
+            for holds, words in ((True, "then holds"), (False, "then does not hold")):
+                leaf_text = _settled_words([c for c in answer.get("conclusions", []) if c["holds"] is holds], several)
+                if leaf_text:
+                    leaf.add(Text(f"{words}: {leaf_text}", style="green" if holds else "dim"))
     console.print(root)
 
 

@@ -190,3 +190,64 @@ def test_cli_whatif_of_the_unknown_festival():
                                            "--format", "json"]).output)
     assert data["certainty_now"] == "possible" and data["otherwise"]["verified"] and data["otherwise"]["clauses"] == ["6.01(2)(a)"]
     assert "attendance" in data["kept"]  # the peak is unknown: no known number to change
+
+
+# ---------------------------------------------------------------- questions, compare, sweep
+
+def test_questions_name_the_conclusions_each_answer_settles():
+    from reasoner.unknowns import questions
+
+    e = event(attendance={"expected_max": {"min": 1990, "max": 2010}}, unknown=["flags.alcohol_sold"])
+    report = questions(e, ["trempealeau", "vermont"])
+    by_fact = {q["fact"]: q for q in report["questions"]}
+    below, above = by_fact["attendance.expected_max"]["answers"][:2]
+    assert (below["from"], below["to"], above["from"]) == (1990, 1999, 2000)
+    named = {(c["ordinance"], c["kind"], c["name"]): c["holds"] for c in above["conclusions"]}
+    assert named[("trempealeau", "permit_required", "permit_required")] is True
+    assert named[("trempealeau", "obligation", "toilets")] is True
+    assert {(c["ordinance"], c["name"]): c["holds"] for c in below["conclusions"]}[("trempealeau", "toilets")] is False
+    sold = {a["value"]: a for a in by_fact["flags.alcohol_sold"]["answers"]}
+    assert {(c["ordinance"], c["name"]) for c in sold["no"]["conclusions"] if not c["holds"]} >= {("vermont", "liquor_permit")}
+    runner = CliRunner()
+    out = runner.invoke(main, ["questions", FESTIVAL, "-o", "trempealeau"], catch_exceptions=False)
+    text = flat(out.output)
+    assert "2,000–2,500 → trempealeau: required then holds: permit required; permits; obligations: admission control" in text
+
+
+def test_compare_of_an_event_with_unknowns_marks_possible_cells():
+    from reasoner.compare import compare
+
+    [table] = compare([event(unknown=["flags.alcohol_sold"])], ["trempealeau", "vermont"], ("status", "obligation"))
+    rows = {(r["kind"], r["name"]): r for r in table["rows"]}
+    liquor = rows[("obligation", "liquor_permit")]["cells"]["vermont"]
+    assert liquor["certainty"] == "possible" and liquor["text"].endswith("(possible) [6.06]")
+    toilets = rows[("obligation", "toilets")]["cells"]["trempealeau"]
+    assert toilets["certainty"] == "certain" and "possible" not in toilets["text"]
+    runner = CliRunner()
+    out = runner.invoke(main, ["compare", FESTIVAL, "--ordinances", "trempealeau,gem", "--format", "json"])
+    assert out.exit_code == 0
+    [data] = json.loads(out.output)
+    assert {o["ordinance"]: o["status"] for o in data["ordinances"]}["trempealeau"] == "possibly_required"
+    toilets = next(r for r in data["rows"] if r["name"] == "toilets")["cells"]["trempealeau"]
+    assert toilets["certainty"] == "possible" and toilets["items"][0]["range"] == [7, 9]
+
+
+def test_sweep_of_an_event_with_unknowns_reports_certain_and_possible_change_points():
+    from reasoner.sweep import sweep
+
+    result = sweep(event(unknown=["flags.alcohol_sold"]), "attendance=1900..2100", ["trempealeau", "vermont"])
+    assert result.first("trempealeau") == 2000
+    liquor = [c for c in result.changes if c["name"] == "liquor_permit"]
+    assert all("(possible)" in (c["after"] or c["before"]) for c in liquor)
+    # brute force at both sides of the point: the status over the completions
+    from reasoner.unknowns import evaluate_uncertain
+    from reasoner.sweep import vary_event, parse_vary
+
+    vary = parse_vary("attendance=1900..2100")
+    statuses = [evaluate_uncertain(vary_event(event(unknown=["flags.alcohol_sold"]), vary, x), ["trempealeau"])[0]["status"]
+                for x in (1999, 2000)]
+    assert statuses == ["not_regulated", "permit_required"]
+    out = CliRunner().invoke(main, ["sweep", FESTIVAL, "--vary", "hours=1..30", "-o", "trempealeau"])
+    assert out.exit_code == 0
+    assert "hours,12,trempealeau,status,permit_required,changes,not_regulated,possibly_required,,6.01(2)(a)" in out.output
+    assert "hours,12,trempealeau,obligation,toilets,appears,,7–9 (possible),count,6.01(3)3" in out.output
