@@ -741,10 +741,14 @@ def explain_uncertain(event: Event, ordinance: str, conclusion: str | None = Non
     shared = Explainer(event, chosen, conclusion, symbols=certain)
     atoms = Explainer(event, chosen, symbols=possible).conclusion_atoms(ordinance, conclusion)
     answers = list(completions.answers()) if any(a not in certain for a in atoms) else []
+    witnesses: list[Explainer] = []  # a completion where one conclusion holds often shows others
     for atom in atoms:
         tree = shared.why(atom) if atom in certain else None
         if tree is None or not _whole(tree, shared.derived):
-            witness = Explainer(event, chosen, conclusion, symbols=completions.program.witness([(atom, True)]) or [])
+            witness = next((w for w in witnesses if atom in w.atoms), None)
+            if witness is None:
+                witness = Explainer(event, chosen, conclusion, symbols=completions.program.witness([(atom, True)]) or [])
+                witnesses.append(witness)
             tree = witness.why(atom)
         tree = _marked(tree, certain, completions)
         if atom not in certain:

@@ -3,7 +3,8 @@
 A Program is the shared vocabulary and the chosen encodings, plus what a mode adds:
 
 - evaluation: the events' facts; one answer set (the encodings are stratified);
-- explanation and coverage: support and why-not records, built from the encodings' AST (explain.py);
+- explanation and coverage: support and why-not records, built from the encodings' AST (explain.py); over
+  unknown facts, with the `choices` and `records` parts (the records are then consequences too);
 - unknown facts: the `choices` and `unknowns` parts of reasoner/modes.lp (Python supplies the open facts
   as `_open`/`_alternative` facts); brave and cautious consequences;
 - what-if: the `choices` and `whatif` parts (the allowed changes as facts, goal rules built from the
