@@ -325,7 +325,7 @@ class Explainer:
         self.trees: dict[clingo.Symbol, dict[str, Any]] = {}
         self.support: dict[clingo.Symbol, list[tuple[Rule, dict, list]]] = defaultdict(list)
         self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-        for symbol in symbols:
+        for symbol in sorted(symbols):  # a set of consequences iterates in an order that varies between processes
             self._take(symbol)
         self._by_predicate: dict[tuple[str, int], list[clingo.Symbol]] = defaultdict(list)
         for symbol in self.atoms:
