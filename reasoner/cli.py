@@ -222,10 +222,6 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     event = _one_event(event_file, event_id, as_of)
     if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
         raise InputError(problem)
-    if event.has_unknowns:
-        raise InputError(f"event {event.id!r} has unknown facts (a range or `unknown`); explain traces settled "
-                         "facts: `reasoner evaluate` says what is certain or possible, `reasoner questions` "
-                         "which facts decide it")
     reports = [run(event, ordinance, conclusion) for ordinance in chosen]
     if output_format == "json":
         _dump(reports)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from .conclusions import KIND_ORDER, evaluate
+from .conclusions import KIND_ORDER
 from .event import Event
 from .registry import registry
 from .program import check_ordinances, law
@@ -50,7 +50,7 @@ NONE_TEXT = {"obligation": "no such requirement", "deadline": "no such requireme
              "application_requirement": "no such requirement", "permits": "no such requirement",
              "penalty": "no such penalty", "exemption": "does not apply", "denial_ground": "no such ground",
              "revocation_ground": "no such ground"}
-STATE_TEXT = {"not_regulated": "not regulated", "exempt": "exempt"}
+STATE_TEXT = {"not_regulated": "not regulated", "exempt": "exempt", "possibly_exempt": "possibly exempt"}
 
 
 def upper_limits() -> frozenset[str]:
@@ -91,11 +91,26 @@ def amount_text(value: Any, unit: str | None) -> str:
     return str(value)
 
 
+def _amount(item: dict[str, Any], field: str, unit: str | None) -> str:
+    """An amount, or its range over the completions of unknown facts."""
+    spread = item.get("range" if field == "value" else f"{field}_range")
+    if spread:
+        low = amount_text(spread[0], unit if unit in (None, "count", "usd") else "count")
+        return f"{low}–{amount_text(spread[1], unit)}"
+    return amount_text(item[field], unit)
+
+
 def item_text(item: dict[str, Any]) -> str:
-    """One conclusion in a few words (its clauses are added by the caller)."""
+    """One conclusion in a few words (its clauses are added by the caller); over unknown facts, a possible one
+    says so."""
+    text = _item_text(item)
+    return f"{text} (possible)" if item.get("certainty") == "possible" else text
+
+
+def _item_text(item: dict[str, Any]) -> str:
     kind = item["kind"]
     if kind == "obligation":
-        text = amount_text(item["value"], item["unit"])
+        text = _amount(item, "value", item["unit"])
         if item.get("alternative"):
             alt = item["alternative"]
             text += f" (or {amount_text(alt['value'], alt['unit'])} {alt['name'].replace('_', ' ')})"
@@ -120,11 +135,11 @@ def item_text(item: dict[str, Any]) -> str:
             return f"up to {amount_text(high, unit)}" if not low else amount_text(high, unit)
         return "yes"
     if kind == "shortfall":
-        over = item["provided"] > item["required"]
+        over = item["provided"] is not None and item["required"] is not None and item["provided"] > item["required"]
         verb = "over by" if over else "short by"
         unit = item["unit"]
-        return (f"{verb} {amount_text(item['value'], unit)} "
-                f"(provides {amount_text(item['provided'], unit)} of {amount_text(item['required'], unit)})")
+        return (f"{verb} {_amount(item, 'value', unit)} "
+                f"(provides {_amount(item, 'provided', unit)} of {_amount(item, 'required', unit)})")
     return "yes"
 
 
@@ -230,12 +245,15 @@ def _order(kind: str, name: str) -> tuple:
 
 def _status_cell(result: dict[str, Any]) -> dict[str, Any]:
     status = result["status"]
-    wanted = {"permit_required": "permit_required", "exempt": "exemption"}.get(status)
+    wanted = {"permit_required": "permit_required", "possibly_required": "permit_required", "exempt": "exemption",
+              "possibly_exempt": "exemption"}.get(status)
     items = [c for c in result["conclusions"] if c["kind"] == wanted]
     clauses = sorted({clause for item in items for clause in item["clauses"]})
     term = registry(result["ordinance"]).permit_term
-    if status == "permit_required":
-        text = f"{term} required"
+    if status in ("permit_required", "possibly_required"):
+        text = f"{term} {status.replace('_', ' ').replace('permit ', '')}"
+    elif status in ("exempt", "possibly_exempt"):
+        text = status.replace("_", " ") + ": " + ", ".join(sorted({i["name"].replace("_", " ") for i in items}))
     elif status == "exempt":
         text = "exempt: " + ", ".join(sorted({i["name"].replace("_", " ") for i in items}))
     else:
@@ -265,10 +283,13 @@ def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAUL
                 unit = unit or next((i["unit"] for i in items if i.get("unit")), None)
                 cells[ordinance] = {"state": "holds", "items": items}
             else:
-                state = "none" if result["status"] == "permit_required" else result["status"]
+                state = "none" if result["status"] in ("permit_required", "possibly_required") else result["status"]
                 cells[ordinance] = {"state": state, "items": []}
         rows.append({"kind": kind, "name": name, "unit": unit, "rule": rule_for(kind, name), "cells": cells})
     for row in rows:
+        for cell in row["cells"].values():  # over unknown facts: certain when some item holds in every completion
+            if any("certainty" in i for i in cell["items"]):
+                cell["certainty"] = "certain" if any(i["certainty"] == "certain" for i in cell["items"]) else "possible"
         row.setdefault("ranked", row["rule"] is not None)
         _mark_strictest(row)
         for cell in row["cells"].values():
@@ -287,20 +308,14 @@ class CompareError(ValueError):
     pass
 
 
-def require_settled(event: Event) -> None:
-    """Comparisons and sweeps join settled conclusions; unknown facts are for `reasoner evaluate`/`questions`."""
-    if getattr(event, "has_unknowns", False):
-        raise CompareError(f"event {event.id!r} has unknown facts (a range or `unknown`); compare and sweep need "
-                           "settled facts: state them, or see what they settle with `reasoner questions`")
-
-
 def compare(events: Sequence[Event], ordinances: Sequence[str] | None = None,
             kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
-    """One comparison table per event; every cell is taken from one `evaluate` call over all ordinances."""
+    """One comparison table per event; every cell is taken from one `evaluate` call over all ordinances (over the
+    completions of its unknown facts for an event that has some: each item then says certain or possible)."""
+    from .unknowns import evaluate_any
+
     chosen = check_ordinances(ordinances)
-    for event in events:
-        require_settled(event)
-    results = evaluate(events, chosen)
+    results = evaluate_any(events, chosen)
     tables = []
     for event in events:
         mine = [r for r in results if r["event"] == event.id]

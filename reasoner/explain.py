@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -28,7 +28,7 @@ from .conventions import Annotations
 from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
-from .schema import INPUT, OUTPUTS, named_outputs, whole_outputs
+from .schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
 from .wording import CLOCK, DAY, EVENT, Wording, argument_kinds, rule_variable_kinds, sentence
 
 _NOWHERE = ast.Position("<records>", 1, 1)
@@ -241,6 +241,20 @@ def _kinds(ordinances: tuple[str, ...]) -> dict[tuple[str, int, int], str]:
     return argument_kinds(_loaded(ordinances)[0])
 
 
+def records(ordinances: tuple[str, ...], why_not: str | None = None) -> tuple[ast.AST, ...]:
+    """The support records, and the why-not records of the rules `why_not` depends on."""
+    return _loaded(ordinances)[1] + (_why_not_for(ordinances, why_not) if why_not else ())
+
+
+@cache
+def _every_step_shown(ordinances: tuple[str, ...]) -> tuple[ast.AST, ...]:
+    """`#show p/n.` for every predicate a rule derives and every input predicate: over unknown facts, each step of
+    a tree is then a consequence, certain or possible."""
+    signatures = ({rule.head_predicate for rule in _loaded(ordinances)[0]} | {(i.predicate, i.arity) for i in INPUTS}
+                  | {(name, len(roles)) for name, roles in LAW_FACTS.items()})
+    return tuple(ast.ShowSignature(_LOCATION, name, arity, True) for name, arity in sorted(signatures))
+
+
 @cache
 def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> tuple[ast.AST, ...]:
     return tuple(why_not_records(depends_on(_loaded(ordinances)[0], conclusion)))
@@ -292,24 +306,26 @@ def _open_pattern(term: ast.AST) -> tuple[str, list[clingo.Symbol | None]] | Non
 class Explainer:
     """Solves once with record rules, then answers why and why-not questions about one event."""
 
-    def __init__(self, event: Event, ordinances: Sequence[str], why_not: str | None = None):
-        """`why_not` names a conclusion whose failure may be asked about; only the rules it depends on get why-not records."""
+    def __init__(self, event: Event, ordinances: Sequence[str], why_not: str | None = None,
+                 symbols: Iterable[clingo.Symbol] | None = None):
+        """`why_not` names a conclusion whose failure may be asked about; only the rules it depends on get why-not records.
+        `symbols`: the atoms to explain from (a completion, or what every completion shares) instead of solving the event."""
         self.event = event
         self.ordinances = tuple(ordinances)
-        rules, records = _loaded(self.ordinances)
-        if why_not:
-            records += _why_not_for(self.ordinances, why_not)
+        rules = _loaded(self.ordinances)[0]
         self.rules = list(rules)
         self.by_id = {rule.id: rule for rule in self.rules}
         self.derived = {rule.head_predicate for rule in self.rules}
         self.kinds = _kinds(self.ordinances)
         self.wording = Wording(event.id, self.kinds)
-        program = Program(self.ordinances).add_statements(records).add_events([event]).ground()
+        if symbols is None:
+            program = Program(self.ordinances).add_statements(records(self.ordinances, why_not)).add_events([event]).ground()
+            symbols = program.first_model(shown=False) or []
         self.atoms: set[clingo.Symbol] = set()
         self.trees: dict[clingo.Symbol, dict[str, Any]] = {}
         self.support: dict[clingo.Symbol, list[tuple[Rule, dict, list]]] = defaultdict(list)
         self.blocked: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-        for symbol in program.first_model(shown=False) or []:
+        for symbol in sorted(symbols):  # a set of consequences iterates in an order that varies between processes
             self._take(symbol)
         self._by_predicate: dict[tuple[str, int], list[clingo.Symbol]] = defaultdict(list)
         for symbol in self.atoms:
@@ -321,6 +337,7 @@ class Explainer:
             rule = self.by_id[rule_id.number]
             bindings = dict(zip(rule.variables, values.arguments))
             self.support[head].append((rule, bindings, list(body.arguments)))
+            self.atoms.update(a for a in (head, *body.arguments) if not a.name.startswith("_"))  # shown or not
         elif symbol.name == "_blocked":
             rule_id, position, values = symbol.arguments
             rule = self.by_id[rule_id.number]
@@ -671,19 +688,115 @@ def unknown_conclusion(conclusion: str, ordinances: Sequence[str]) -> str | None
 def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not."""
+    if event.has_unknowns:
+        return explain_uncertain(event, ordinance, conclusion)
     explainer = Explainer(event, [ordinance], why_not=conclusion)
     atoms = explainer.conclusion_atoms(ordinance, conclusion)
     result: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
                               "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
     if conclusion and not atoms:
-        o, e = clingo.Function(ordinance), clingo.Number(1)
-        if conclusion in WHOLE_PREDICATES:
-            arity = WHOLE_PREDICATES[conclusion]
-            result["why_not"].append(explainer.why_not(conclusion, [o, e] + [None] * (arity - 2)))
-        else:
-            for predicate, arity in NAMED_PREDICATES.items():
-                pattern = [o, e, clingo.Function(conclusion)] + [None] * (arity - 3)
-                answer = explainer.why_not(predicate, pattern, named=True)
-                if answer["attempts"]:
-                    result["why_not"].append(answer)
+        result["why_not"] = _why_not_named(explainer, ordinance, conclusion)
     return result
+
+
+def _why_not_named(explainer: Explainer, ordinance: str, conclusion: str) -> list[dict[str, Any]]:
+    """Why no conclusion by that name holds: each rule that could conclude it, and its first failed condition."""
+    o, e = clingo.Function(ordinance), clingo.Number(1)
+    if conclusion in WHOLE_PREDICATES:
+        arity = WHOLE_PREDICATES[conclusion]
+        return [explainer.why_not(conclusion, [o, e] + [None] * (arity - 2))]
+    found = []
+    for predicate, arity in NAMED_PREDICATES.items():
+        pattern = [o, e, clingo.Function(conclusion)] + [None] * (arity - 3)
+        answer = explainer.why_not(predicate, pattern, named=True)
+        if answer["attempts"]:
+            found.append(answer)
+    return found
+
+
+# ---------------------------------------------------------------- over unknown facts
+
+def explain_uncertain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
+    """Explanations over every completion of the event's unknown facts (reasoner/unknowns.py).
+
+    The record rules join the completions' program, so a derivation step that holds in every completion is a
+    cautious consequence. A conclusion that holds in every completion by the same steps gets the tree those
+    steps make, every step certain. Any other conclusion that holds in some completion is shown in one where
+    it holds (the answers that completion gives to the unknown facts are marked on the facts they settle),
+    each step marked certain or possible, with `depends_on`: the unknown facts whose answers decide it and
+    which answers make it hold. A conclusion that holds in no completion gets its why-not from what every
+    completion shares (one completion's, where they differ)."""
+    from .unknowns import Completions, decisive_answers
+
+    chosen = (ordinance,)
+    completions = Completions(event, chosen, records(chosen, conclusion) + _every_step_shown(chosen))
+    result: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion, "holds": False,
+                              "certainty": "impossible", "unknown": [u.path for u in completions.unknowns],
+                              "trees": [], "why_not": []}
+    answer = completions.both()
+    if answer is None:
+        result["inconsistent"] = True
+        return result
+    possible, certain = answer
+    shared = Explainer(event, chosen, conclusion, symbols=certain)
+    atoms = Explainer(event, chosen, symbols=possible).conclusion_atoms(ordinance, conclusion)
+    answers = list(completions.answers()) if any(a not in certain for a in atoms) else []
+    witnesses: list[Explainer] = []  # a completion where one conclusion holds often shows others
+    for atom in atoms:
+        tree = shared.why(atom) if atom in certain else None
+        if tree is None or not _whole(tree, shared.derived):
+            witness = next((w for w in witnesses if atom in w.atoms), None)
+            if witness is None:
+                witness = Explainer(event, chosen, conclusion, symbols=completions.program.witness([(atom, True)]) or [])
+                witnesses.append(witness)
+            tree = witness.why(atom)
+        tree = _marked(tree, certain, completions)
+        if atom not in certain:
+            tree["depends_on"] = decisive_answers(atom.__eq__, answers)
+        result["trees"].append(tree)
+    if any(a in certain for a in atoms):
+        result["holds"], result["certainty"] = True, "certain"
+    elif atoms:
+        result["holds"], result["certainty"] = None, "possible"
+    elif conclusion:
+        result["why_not"] = _why_not_named(shared, ordinance, conclusion)
+        if not any(node["attempts"] for node in result["why_not"]):  # the completions fail it in different ways
+            result["why_not"] = _why_not_named(Explainer(event, chosen, conclusion, symbols=completions.program.witness() or []),
+                                               ordinance, conclusion)
+    return result
+
+
+def _whole(tree: dict[str, Any], derived: set[tuple[str, int]]) -> bool:
+    """Whether every derived step of the tree has its derivation (over completions: one that every completion shares)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node.get("kind") == "given":
+            atom = clingo.parse_term(node["atom"])
+            if (atom.name, len(atom.arguments)) in derived:
+                return False
+        stack.extend(node.get("children", []))
+    return True
+
+
+def _marked(tree: dict[str, Any], certain: set[clingo.Symbol], completions: Any) -> dict[str, Any]:
+    """A copy of the tree with each step that holds marked certain or possible, and each fact an unknown's answer
+    settles marked with that fact and answer."""
+    copies: dict[int, dict[str, Any]] = {}
+
+    def mark(node: dict[str, Any]) -> dict[str, Any]:
+        if id(node) in copies:
+            return copies[id(node)]
+        copy = dict(node)
+        copies[id(node)] = copy
+        if node.get("holds"):
+            atom = clingo.parse_term(node["atom"])
+            copy["certainty"] = "certain" if atom in certain else "possible"
+            if node.get("kind") == "fact" and (settled := completions.choice_of(atom)):
+                copy["unknown"], copy["assumed"] = settled[0], settled[1]
+        for key in ("children", "unless"):
+            if key in node:
+                copy[key] = [mark(child) for child in node[key]]
+        return copy
+
+    return mark(tree)

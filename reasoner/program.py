@@ -3,7 +3,8 @@
 A Program is the shared vocabulary and the chosen encodings, plus what a mode adds:
 
 - evaluation: the events' facts; one answer set (the encodings are stratified);
-- explanation and coverage: support and why-not records, built from the encodings' AST (explain.py);
+- explanation and coverage: support and why-not records, built from the encodings' AST (explain.py); over
+  unknown facts, with the `choices` and `records` parts (the records are then consequences too);
 - unknown facts: the `choices` and `unknowns` parts of reasoner/modes.lp (Python supplies the open facts
   as `_open`/`_alternative` facts); brave and cautious consequences;
 - what-if: the `choices` and `whatif` parts (the allowed changes as facts, goal rules built from the
@@ -294,6 +295,14 @@ class Program:
         for model in self.models():
             last = model.symbols(shown=True) if shown else model.symbols(atoms=True)
         return last
+
+    def witness(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> list[clingo.Symbol] | None:
+        """Every atom of one answer set satisfying the assumptions (after consequences: enumeration as usual);
+        None when there is none."""
+        self.control.configuration.solve.enum_mode = "auto"
+        for model in self.models(assumptions):
+            return model.symbols(atoms=True)
+        return None
 
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
         """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions."""

@@ -198,8 +198,12 @@ def _node_label(node: dict[str, Any]) -> Text:
     text.append(node["text"], style="bold" if node.get("kind") == "derived" else "dim")
     if node.get("clause"):
         text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
-    if node.get("kind") == "fact":
+    if node.get("unknown"):
+        text.append(f"  (if {node['unknown']} is {_value_words(node['assumed'])}: unknown)", style="yellow")
+    elif node.get("kind") == "fact":
         text.append("  (from the event file)", style="dim")
+    if node.get("certainty") == "possible":
+        text.append("  possible: not in every completion", style="yellow")
     if node.get("because"):
         text.append(f"\n{node['because']}", style="green")
     if node.get("conditions_text") and not node.get("because"):
@@ -244,13 +248,48 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
             _grow(sub, explanation, quoted, shown)
 
 
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+OUTCOME_WORDS = {"holds": "holds", "fails": "does not hold", "open": "still depends on other unknown facts"}
+
+
+def _depends_line(entry: dict[str, Any]) -> Text:
+    """Which answers to one unknown fact make a conclusion hold, in words."""
+    parts = []
+    for answer in entry["answers"]:
+        if "from" in answer:
+            span = f"{answer['from']:,}" if answer["from"] == answer["to"] else f"{answer['from']:,}–{answer['to']:,}"
+        else:
+            span = answer["value"]
+        parts.append(f"{span}: {OUTCOME_WORDS[answer['outcome']]}")
+    sampled = " (at the values reasoned)" if entry.get("sampled") else ""
+    return Text(f"decided by {entry['fact']}{sampled}: " + "; ".join(parts), style="yellow")
+
+
 def print_explanation(report: dict[str, Any]) -> None:
     wanted = report["conclusion"] or "every conclusion"
-    root = Tree(Text(f"{report['event']} under {report['ordinance']}: {wanted}", style="bold"))
+    title = f"{report['event']} under {report['ordinance']}: {wanted}"
+    if "certainty" in report:  # over unknown facts
+        title += {"certain": " (certain: in every completion of the unknown facts)",
+                  "possible": " (possible: in some completions of the unknown facts)",
+                  "impossible": " (in no completion of the unknown facts)"}[report["certainty"]]
+    root = Tree(Text(title, style="bold"))
     quoted: set[str] = set()
     shown: set[str] = set()
     for node in report["trees"] + report["why_not"]:
-        _grow(root, node, quoted, shown)
+        if "depends_on" in node:
+            branch = root.add(Text(f"possible: {node['text']}", style="bold yellow"))
+            for entry in node["depends_on"]:
+                branch.add(_depends_line(entry))
+            if not node["depends_on"]:
+                branch.add(Text("no single unknown fact decides it: it turns on several together", style="yellow"))
+            _grow(branch, node, quoted, shown)
+        else:
+            _grow(root, node, quoted, shown)
     if report["conclusion"] and not report["trees"] and not report["why_not"]:
         root.add(Text(f"no rule of this ordinance concludes {report['conclusion']!r}", style="yellow"))
     console.print(root)
@@ -320,6 +359,29 @@ def _answer(answer: dict[str, Any]) -> str:
     return f"{answer['value']} → {permits} (settles {answer['settles']})"
 
 
+# The kinds a settled answer names in text, in this order (compare's default kinds); JSON lists every one.
+SETTLED_KINDS = ("permit_required", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
+                 "penalty", "shortfall")
+
+SETTLED_LABELS = {"exemption": "exemptions", "obligation": "obligations", "deadline": "deadlines", "late": "late",
+                  "on_time": "on time", "denial_ground": "denial grounds", "penalty": "penalties", "shortfall": "shortfalls"}
+
+
+def _settled_words(conclusions: list[dict[str, Any]], several: bool) -> str:
+    """The conclusions an answer settles, by kind: the permit, obligations, deadlines, grounds, penalties, shortfalls."""
+    groups: dict[str, list[str]] = {}
+    for c in conclusions:
+        if c["kind"] in SETTLED_KINDS:
+            name = (f"{c['ordinance']}: " if several else "") + c["name"].replace("_", " ")
+            groups.setdefault(c["kind"], [])
+            if name not in groups[c["kind"]]:
+                groups[c["kind"]].append(name)
+    parts = [("; " if i else "") + (f"{SETTLED_LABELS[kind]}: " if kind in SETTLED_LABELS else "")
+             + ", ".join(groups[kind]) for i, kind in enumerate(k for k in SETTLED_KINDS if k in groups)]
+    rest = len({(c["ordinance"], c["kind"], c["name"]) for c in conclusions if c["kind"] not in SETTLED_KINDS})
+    return "".join(parts) + (f"; and {rest} more (--format json names them)" if rest else "")
+
+
 def print_questions(report: dict[str, Any]) -> None:
     permits = ", ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in report.get("permit", {}).items())
     root = Tree(Text(f"{report['event']}: {permits}; {report.get('open_conclusions', 0)} conclusion(s) still open", style="bold"))
@@ -333,12 +395,48 @@ def print_questions(report: dict[str, Any]) -> None:
         if question["clauses"]:
             label.append(f"  [{', '.join(question['clauses'])}]", style="cyan")
         branch = root.add(label)
+        several = len(report.get("permit", {})) > 1
         for answer in question["answers"]:
-            branch.add(_answer(answer))
+            leaf = branch.add(_answer(answer))
+            for holds, words in ((True, "then holds"), (False, "then does not hold")):
+                leaf_text = _settled_words([c for c in answer.get("conclusions", []) if c["holds"] is holds], several)
+                if leaf_text:
+                    leaf.add(Text(f"{words}: {leaf_text}", style="green" if holds else "dim"))
     console.print(root)
 
 
+WANTED_WORDS = {"certainly_holds": "hold in every completion of the unknown facts",
+                "certainly_absent": "hold in no completion of the unknown facts"}
+NOW_WORDS = {"certain": "holds in every completion", "possible": "holds in some completions only",
+             "impossible": "holds in none"}
+
+
+def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
+    """One search over unknown facts: the changes found and checked, or that none of the cheapest did it."""
+    branch = tree.add(Text(f"to make {conclusion} {WANTED_WORDS[search['wanted']]}:", style="bold"))
+    if not search["found"]:
+        branch.add(Text(f"no change of the known facts allowed to change does it (the {search['tried']} cheapest "
+                        "tried)" if search.get("gave_up") else "no change of the known facts allowed to change does it",
+                        style="yellow"))
+        return
+    for change in search["changes"]:
+        branch.add(f"{change['fact']}: {change['from']} → {change['to']}")
+    if search.get("clauses"):
+        branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
+    branch.add(Text("checked over every completion of the changed event", style="green"))
+
+
 def print_whatif(report: dict[str, Any]) -> None:
+    if "certainty_now" in report:  # over unknown facts
+        root = Tree(Text(f"{report['event']} under {report['ordinance']}: {report['conclusion']} "
+                         f"{NOW_WORDS[report['certainty_now']]} of the unknown facts", style="bold"))
+        for entry in report["decided_by"]:
+            root.add(_depends_line(entry))
+        for search in (report, report.get("otherwise")):
+            if search:
+                _whatif_search(root, search, report["conclusion"])
+        console.print(root)
+        return
     goal = "stop holding" if report["holds_now"] else "hold"
     title = Text(f"{report['event']} under {report['ordinance']}: smallest change to make {report['conclusion']} {goal}", style="bold")
     root = Tree(title)

@@ -33,8 +33,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .compare import ALL_KINDS, DEFAULT_KINDS, CompareError, item_text, require_settled
-from .conclusions import evaluate
+from .compare import ALL_KINDS, DEFAULT_KINDS, item_text
+from .unknowns import evaluate_any
 from .event import Event
 from .program import check_ordinances, solve
 from .schema import OUTPUTS, value_positions
@@ -136,10 +136,6 @@ def vary_event(event: Event, vary: Vary, x: int) -> Event:
         problem = error.errors()[0]
         where = ".".join(str(p) for p in problem["loc"])
         raise SweepError(f"{vary.field}={vary.show(x)}: {where}: {problem['msg']}") from None
-    try:
-        require_settled(varied)
-    except CompareError as error:
-        raise SweepError(str(error)) from None
     return varied
 
 
@@ -283,7 +279,8 @@ def _masked(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text(items: list[dict[str, Any]]) -> str:
-    return "; ".join(("holds" if i["holds"] else "fails") if i["kind"] == "reason" else item_text(i) for i in items)
+    return "; ".join(("holds" if i["holds"] else "fails") + (" (possible)" if i.get("certainty") == "possible" else "")
+                     if i["kind"] == "reason" else item_text(i) for i in items)
 
 
 def _differences(before: dict[str, Any], after: dict[str, Any], kinds: Sequence[str],
@@ -312,6 +309,14 @@ def _differences(before: dict[str, Any], after: dict[str, Any], kinds: Sequence[
                       "unit": next((i.get("unit") for i in items if i.get("unit")), None),
                       "clauses": sorted({c for i in items for c in i["clauses"]})})
     return found
+
+
+def _record_signature(record: dict[str, Any], kinds: Sequence[str], proportional: set[tuple[str, str, str]]) -> tuple:
+    """One evaluate record as a signature (amounts of proportional conclusions masked): over unknown facts, where the
+    answer set is no single one, the conclusions with their certainty and ranges."""
+    groups = sorted((key, [_masked(i) if (record["ordinance"], *key) in proportional else i for i in items])
+                    for key, items in _grouped(record, kinds).items())
+    return record["ordinance"], record["status"], repr(groups)
 
 
 @dataclass
@@ -391,7 +396,7 @@ def sweep(event: Event, vary: Vary | str, ordinances: Sequence[str] | None = Non
         todo = sorted(set(xs) - set(points))
         if not todo:
             return
-        records = evaluate([event_at(x) for x in todo], chosen)
+        records = evaluate_any([event_at(x) for x in todo], chosen)
         evaluations += len(todo)
         found = {(r["event"], r["ordinance"]): r for r in records}
         for x in todo:
@@ -409,7 +414,11 @@ def sweep(event: Event, vary: Vary | str, ordinances: Sequence[str] | None = Non
     def sign(xs: Iterable[int]) -> None:
         nonlocal evaluations
         todo = sorted(set(xs) - set(signature))
-        if todo:
+        if todo and event.has_unknowns:  # over the completions: the conclusions with their certainty are the signature
+            full(todo)
+            for x in todo:
+                signature[x] = frozenset(_record_signature(r, kinds, proportional) for r in points[x])
+        elif todo:
             for x, found in zip(todo, signatures([event_at(x) for x in todo], chosen, kinds, proportional)):
                 signature[x] = found
             evaluations += len(todo)

@@ -8,11 +8,12 @@ conclusions and its brave consequences (true in some) the possible ones: no loop
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import clingo
+from clingo import ast
 
 from .conclusions import _merge, _read
 from .event import UNKNOWN_ENUMS, Event, Range
@@ -107,12 +108,14 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 class Completions:
     """One grounded program whose answer sets are the completions of an event's unknown facts."""
 
-    def __init__(self, event: Event, ordinances: Sequence[str]):
+    def __init__(self, event: Event, ordinances: Sequence[str], records: Sequence[ast.AST] = ()):
+        """`records`: explanation record rules (reasoner/explain.py), whose atoms are then consequences too."""
         self.event = event
         self.ordinances = tuple(ordinances)
         self.unknowns = unknowns_of(event, 1, self.ordinances)
-        self.program = (Program(self.ordinances, options=["--models=0"], parts=["choices"]).add_events([event])
-                        .add_atoms(fact for u in self.unknowns for fact in u.choice_facts()).ground())
+        parts = ["choices", "records"] if records else ["choices"]
+        self.program = (Program(self.ordinances, options=["--models=0"], parts=parts).add_statements(records)
+                        .add_events([event]).add_atoms(fact for u in self.unknowns for fact in u.choice_facts()).ground())
 
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
         """Brave or cautious consequences (shown atoms); None when no completion satisfies the assumptions."""
@@ -123,6 +126,22 @@ class Completions:
         if possible is None:
             return None
         return possible, self.consequences("cautious", assumptions) or set()
+
+    def answers(self) -> Iterator[tuple[Unknown, Any, set, set]]:
+        """Each answer to each unknown fact that some completion gives, with what is then possible and certain."""
+        for unknown in self.unknowns:
+            for value in ([True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]):
+                result = self.both(unknown.assume(value))
+                if result is not None:
+                    yield unknown, value, *result
+
+    def choice_of(self, atom: clingo.Symbol) -> tuple[str, Any] | None:
+        """The unknown fact and the answer an atom of a completion gives it (None for a known fact)."""
+        for unknown in self.unknowns:
+            for value, candidate in unknown.values:
+                if candidate == atom:
+                    return unknown.path, value
+        return None
 
 
 def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[dict[str, Any]]:
@@ -264,15 +283,67 @@ def _describe(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def _intervals(outcomes: list[tuple[Any, dict[str, str]]]) -> list[dict[str, Any]]:
-    """Consecutive numeric answers with the same permit status, as ranges."""
+def _intervals(outcomes: list[tuple[Any, dict[str, str], set]]) -> list[dict[str, Any]]:
+    """Consecutive numeric answers with the same permit status, as ranges, with the conclusions every answer in
+    the range settles."""
     pieces: list[dict[str, Any]] = []
-    for value, status in outcomes:
+    settled: list[set] = []
+    for value, status, named in outcomes:
         if pieces and pieces[-1]["permit"] == status:
             pieces[-1]["to"] = value
+            settled[-1] &= named
         else:
             pieces.append({"from": value, "to": value, "permit": status})
+            settled.append(set(named))
+    for piece, named in zip(pieces, settled):
+        piece["conclusions"] = _settled_list(named)
     return pieces
+
+
+def _name_states(possible: set, certain: set) -> dict[tuple[str, str, str], str]:
+    """Each conclusion by (ordinance, kind, name): `holds` when some atom of it is certain, else `open`."""
+    states: dict[tuple[str, str, str], str] = {}
+    for atom in possible:
+        read = _read(atom)
+        if read is None or read[2]["kind"] in ("quantity", "reason"):  # amounts and reasons belong to their conclusions
+            continue
+        key = (read[0], read[2]["kind"], read[2]["name"])
+        if atom in certain or states.get(key) != "holds":
+            states[key] = "holds" if atom in certain else "open"
+    return states
+
+
+def _settled_list(named: set) -> list[dict[str, Any]]:
+    """The conclusions an answer settles: each with whether it then holds in every completion or in none."""
+    return [{"ordinance": o, "kind": k, "name": n, "holds": state == "holds"} for (o, k, n), state in sorted(named)]
+
+
+def decisive_answers(holds: Callable[[clingo.Symbol], bool], answers: Sequence[tuple[Unknown, Any, set, set]]) -> list[dict[str, Any]]:
+    """The unknown facts whose answers decide whether a conclusion holds (`holds` tells its atoms; `answers`:
+    Completions.answers()): for each, every answer (consecutive numbers as ranges) and whether the conclusion
+    then holds in every completion (`holds`), in none (`fails`) or in some only (`open`). Facts that decide it
+    either way come first."""
+    outcomes: dict[str, list[tuple[Any, str]]] = defaultdict(list)
+    sampled = {unknown.path: unknown.sampled for unknown, *_ in answers}
+    for unknown, value, brave, cautious in answers:
+        outcome = "holds" if any(holds(a) for a in cautious) else "open" if any(holds(a) for a in brave) else "fails"
+        outcomes[unknown.path].append((value, outcome))
+    found = []
+    for path, pairs in outcomes.items():
+        if len({outcome for _, outcome in pairs}) < 2:
+            continue
+        if all(isinstance(v, int) and not isinstance(v, bool) for v, _ in pairs):
+            pieces: list[dict[str, Any]] = []
+            for value, outcome in pairs:
+                if pieces and pieces[-1]["outcome"] == outcome:
+                    pieces[-1]["to"] = value
+                else:
+                    pieces.append({"from": value, "to": value, "outcome": outcome})
+        else:
+            pieces = [{"value": _describe(v), "outcome": outcome} for v, outcome in pairs]
+        found.append({"fact": path, "answers": pieces, **({"sampled": True} if sampled[path] else {})})
+    found.sort(key=lambda f: not {"holds", "fails"} <= {a["outcome"] for a in f["answers"]})
+    return found
 
 
 def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
@@ -287,6 +358,7 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
         return {"event": event.id, "ordinances": list(completions.ordinances), "questions": [], "inconsistent": True}
     possible, certain = answer
     open_ = {a for a in possible - certain if a.name != "param" and not a.name.startswith("_")}
+    open_names = {key for key, state in _name_states(possible, certain).items() if state == "open"}
     found = []
     for unknown in completions.unknowns:
         values = [True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]
@@ -298,13 +370,15 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
             brave, cautious = result
             settled = {a for a in open_ if a in cautious or a not in brave}
             permit = {o: _permit_status(brave, cautious, o) for o in completions.ordinances}
-            outcomes.append((value, settled, permit, brave == possible and cautious == certain))
-        if not outcomes or all(same for *_, same in outcomes):
+            states = _name_states(brave, cautious)
+            named = {(key, states.get(key, "fails")) for key in open_names if states.get(key, "fails") != "open"}
+            outcomes.append((value, settled, permit, brave == possible and cautious == certain, named))
+        if not outcomes or all(same for _, _, _, same, _ in outcomes):
             continue
-        always = set.intersection(*(s for _, s, _, _ in outcomes))
-        sometimes = set.union(*(s for _, s, _, _ in outcomes))
+        always = set.intersection(*(s for _, s, _, _, _ in outcomes))
+        sometimes = set.union(*(s for _, s, _, _, _ in outcomes))
         settles_permit = sorted(o for o in completions.ordinances
-                                if all(p[o] != "possibly_required" for _, _, p, _ in outcomes)
+                                if all(p[o] != "possibly_required" for _, _, p, _, _ in outcomes)
                                 and _permit_status(possible, certain, o) == "possibly_required")
         clauses = sorted({str(a.arguments[-1].string) for a in sometimes
                           if a.arguments and a.arguments[-1].type == clingo.SymbolType.String
@@ -314,9 +388,10 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
             "settled_by_some_answer": len(sometimes), "clauses": clauses,
         }
         if unknown.flag_atom is None and all(isinstance(v, int) and not isinstance(v, bool) for v, *_ in outcomes):
-            entry["answers"] = _intervals([(v, p) for v, _, p, _ in outcomes])
+            entry["answers"] = _intervals([(v, p, n) for v, _, p, _, n in outcomes])
         else:
-            entry["answers"] = [{"value": _describe(v), "permit": p, "settles": len(s)} for v, s, p, _ in outcomes]
+            entry["answers"] = [{"value": _describe(v), "permit": p, "settles": len(s), "conclusions": _settled_list(n)}
+                                for v, s, p, _, n in outcomes]
         found.append(entry)
     found.sort(key=lambda q: (-len(q["settles_permit_for"]), -q["settled_by_any_answer"], -q["settled_by_some_answer"], q["fact"]))
     return {"event": event.id, "ordinances": list(completions.ordinances),

@@ -112,27 +112,52 @@ MAX_ATTENDANCE = 10_000_000
 def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = (),
            allow: Sequence[str] = ()) -> dict[str, Any]:
     """The smallest change to `event` that makes `conclusion` flip under `ordinance`.
-    `keep` names fact groups that may not change; `allow` releases groups kept by default."""
-    if event.has_unknowns:
-        raise WhatIfError(f"{event.id}: whatif needs every fact known; answer `reasoner questions` first")
+    `keep` names fact groups that may not change; `allow` releases groups kept by default.
+    Over unknown facts only the known facts change, and the conclusion must come out so in every completion."""
     unknown_groups = (set(keep) | set(allow)) - set(GROUPS)
     keep = tuple(sorted(set(keep) | (set(KEPT_BY_DEFAULT) - set(allow))))
     if unknown_groups:
         named = [f"--keep {g}" for g in keep if g not in GROUPS] + [f"--allow {g}" for g in allow if g not in GROUPS]
         raise WhatIfError(f"{', '.join(named)}: no such group of facts; groups are {', '.join(GROUPS)}")
     check_conclusion(ordinance, conclusion)
+    if event.has_unknowns:
+        return _whatif_uncertain(event, ordinance, conclusion, keep)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)
     free = [g for g in GROUPS if g not in keep]
+    base, facts = _search_facts(event, ordinance, conclusion, free, "absent" if currently else "holds", set())
+    program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
+               .add_atoms(base).add_atoms(facts).ground())
+    best: list[clingo.Symbol] | None = None
+    chosen: list[clingo.Symbol] = []
+    for model in program.models():
+        best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+    report: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
+                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": best is not None}
+    if best is None:
+        return report
+    changed = _apply(event, chosen, free)
+    [after] = evaluate([changed], [ordinance])
+    report["changes"] = _describe_changes(event, changed)
+    report["holds_after"] = holds(after, conclusion)
+    report["verified"] = report["holds_after"] != currently
+    report["clauses"] = _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)
+    return report
+
+
+def _search_facts(event: Event, ordinance: str, conclusion: str, free: Sequence[str], wanted: str,
+                  unknown: set[clingo.Symbol]) -> tuple[list[clingo.Symbol], list[clingo.Symbol]]:
+    """The event's facts that stay, and the allowed changes as modes.lp (part whatif) reads them; the atoms of
+    unknown facts are no change (they stay choices of the completions)."""
     owned = {p for g in free for p in GROUPS[g]}
     base = [a for a in event_atoms(1, event) if a.name not in owned]
-    facts: list[clingo.Symbol] = []   # the allowed changes, as modes.lp (part whatif) reads them
+    facts: list[clingo.Symbol] = []
 
     def alternatives(group: str, options: list[tuple[clingo.Symbol, int]]) -> None:
         """Exactly one of the options, each at its cost (0 for the current value)."""
         name = clingo.Function(group)
         facts.extend(clingo.Function("_change", [name, clingo.Function(atom.name), atom, clingo.Number(cost)])
-                     for atom, cost in options)
+                     for atom, cost in options if atom not in unknown)
 
     e = clingo.Number(1)
     if "attendance" in free:
@@ -165,36 +190,108 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
         if group in free:
             for name in names(section):
                 atom = clingo.Function(predicate, [e, clingo.Function(name)])
-                facts.append(clingo.Function("_toggle", [clingo.Function(group), atom, clingo.Number(int(name in current)),
-                                                         clingo.Number(TOGGLE)]))
+                if atom not in unknown:
+                    facts.append(clingo.Function("_toggle", [clingo.Function(group), atom, clingo.Number(int(name in current)),
+                                                             clingo.Number(TOGGLE)]))
     if "organizer" in free:
         alternatives("organizer", [(clingo.Function("sponsor", [e, clingo.Function(k)]), TOGGLE * (k != event.organizer.sponsor))
                                    for k in names("sponsor_kinds")])
         alternatives("organizer", [(clingo.Function("organizer_kind", [e, clingo.Function(k)]), TOGGLE * (k != event.organizer.kind))
                                    for k in names("organizer_kinds")])
     facts.append(clingo.Function("_flip", [clingo.Function(ordinance), clingo.Function(conclusion)]))
-    facts.append(clingo.Function("_wanted", [clingo.Function("absent" if currently else "holds")]))
-    program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
-               .add_atoms(base).add_atoms(facts).ground())
-    best: list[clingo.Symbol] | None = None
-    chosen: list[clingo.Symbol] = []
-    for model in program.models():
-        best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+    facts.append(clingo.Function("_wanted", [clingo.Function(wanted)]))
+    return base, facts
+
+
+# ---------------------------------------------------------------- over unknown facts
+
+# How many sets of changes are tried, cheapest first, before saying that none among them settles the conclusion.
+MAX_TRIES = 8
+CERTAINTY_HOLDS = {"certain": True, "possible": None, "impossible": False}
+
+
+def certainty(result: dict[str, Any], conclusion: str) -> str:
+    """Over unknown facts: whether the conclusion holds in every completion, in some, or in none."""
+    found = [c for c in result["conclusions"] if (c["name"] == conclusion or c["kind"] == conclusion) and c.get("holds", True)]
+    if any(c.get("certainty", "certain") == "certain" for c in found):
+        return "certain"
+    return "possible" if found or result["status"] == "possibly_required" and conclusion == "permit_required" else "impossible"
+
+
+def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple[str, ...]) -> dict[str, Any]:
+    """Over unknown facts: the smallest change to the known facts after which the conclusion holds in every completion
+    (when it holds in none or some now) or in none (when it holds in every one or some now), and the unknown facts
+    whose answers decide it as things stand.
+
+    The optimization lets the unknown facts be any completion, so its cheapest change makes the conclusion come out
+    so in some completion; each proposal is checked over every completion, and one found wanting is cut (modes.lp
+    `_cut`) and the next cheapest tried, up to MAX_TRIES."""
+    from .conclusions import _read
+    from .unknowns import Completions, decisive_answers, evaluate_uncertain, unknowns_of
+
+    [before] = evaluate_uncertain(event, [ordinance])
+    now = certainty(before, conclusion)
+    unknowns = unknowns_of(event, 1, (ordinance,))
+    unknown_atoms = {atom for u in unknowns for _, atom in u.values if atom is not None}
+    kept = set(keep)
+    if "attendance.expected_max" in event.unknown or not isinstance(event.attendance.expected_max, int):
+        kept.add("attendance")  # the peak is unknown: no known number to change
+    free = [g for g in GROUPS if g not in kept]
+
+    def names_it(atom: clingo.Symbol) -> bool:
+        read = _read(atom)
+        return (read is not None and read[0] == ordinance and read[2].get("holds", True)
+                and conclusion in (atom.name, read[2]["name"], read[2]["kind"]))
+
     report: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
-                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": best is not None}
-    if best is None:
-        return report
-    changed = _apply(event, chosen, free)
-    [after] = evaluate([changed], [ordinance])
-    report["changes"] = _describe_changes(event, changed)
-    report["holds_after"] = holds(after, conclusion)
-    report["verified"] = report["holds_after"] != currently
-    report["clauses"] = _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)
+                              "holds_now": CERTAINTY_HOLDS[now], "certainty_now": now, "kept": sorted(kept),
+                              "unknown": [u.path for u in unknowns],
+                              "decided_by": decisive_answers(names_it, list(Completions(event, (ordinance,)).answers()))
+                              if now == "possible" else []}
+    wanted = ["absent"] if now == "certain" else ["holds"] if now == "impossible" else ["holds", "absent"]
+    searches = [_search_uncertain(event, ordinance, conclusion, free, goal, unknowns, unknown_atoms, before) for goal in wanted]
+    report.update(searches[0])
+    if len(searches) > 1:
+        report["otherwise"] = searches[1]
     return report
 
 
-def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str]) -> Event:
-    """The event with the chosen values of the free facts."""
+def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Sequence[str], wanted: str,
+                      unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any]) -> dict[str, Any]:
+    from .unknowns import evaluate_uncertain
+
+    target = "certain" if wanted == "holds" else "impossible"
+    base, facts = _search_facts(event, ordinance, conclusion, free, wanted, unknown_atoms)
+    facts += [fact for u in unknowns for fact in u.choice_facts()]
+    facts.append(clingo.Function("_cut_nothing"))  # as things stand it is not so in every completion
+    found: dict[str, Any] = {"wanted": f"certainly_{wanted}", "changes": [], "found": False, "tried": 0}
+    cuts: list[clingo.Symbol] = []
+    for attempt in range(MAX_TRIES):
+        program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
+                   .add_atoms(base).add_atoms(facts).add_atoms(cuts).ground())
+        best: list[clingo.Symbol] | None = None
+        chosen: list[clingo.Symbol] = []
+        for model in program.models():
+            best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+        found["tried"] = attempt + 1
+        if best is None:  # no change of the allowed facts makes it so even in one completion
+            return found
+        changed = _apply(event, [a for a in chosen if a not in unknown_atoms], free, set(event.unknown))
+        [after] = evaluate_uncertain(changed, [ordinance])
+        if certainty(after, conclusion) == target:
+            holding = after if wanted == "holds" else before
+            named = sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
+            found.update(found=True, changes=_describe_changes(event, changed), holds_after=CERTAINTY_HOLDS[target],
+                         certainty_after=target, verified=True,
+                         clauses=_clauses_behind(holding, conclusion, changed, ordinance, wanted == "absent") or named)
+            return found
+        cuts += [clingo.Function("_cut", [clingo.Number(attempt), *a.arguments[:2]]) for a in best if a.name == "_changed"]
+    found["gave_up"] = True
+    return found
+
+
+def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str], unknown: set[str] = frozenset()) -> Event:
+    """The event with the chosen values of the free facts (`unknown`: the paths that stay unknown)."""
     def args(name: str) -> list[list[clingo.Symbol]]:
         return [a.arguments[1:] for a in atoms if a.name == name and len(a.arguments) >= 2 and a.arguments[0] == clingo.Number(1)]
 
@@ -217,7 +314,8 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str]) ->
         else:
             data["schedule"].update(sessions=[s.model_dump() for s in runs], daily=None)
     if "site" in free:
-        data["site"]["kind"] = args("site_kind")[0][0].name
+        if "site.kind" not in unknown:
+            data["site"]["kind"] = args("site_kind")[0][0].name
         data["site"]["flags"] = sorted(a[0].name for a in args("site"))
     if "flags" in free:
         data["flags"] = sorted(a[0].name for a in args("feature"))
@@ -226,8 +324,9 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str]) ->
     if "kinds" in free:
         data["kinds"] = sorted(a[0].name for a in args("event_kind"))
     if "organizer" in free:
-        data["organizer"]["sponsor"] = args("sponsor")[0][0].name
-        data["organizer"]["kind"] = args("organizer_kind")[0][0].name
+        for field, predicate in (("sponsor", "sponsor"), ("kind", "organizer_kind")):
+            if f"organizer.{field}" not in unknown:
+                data["organizer"][field] = args(predicate)[0][0].name
     return Event.model_validate(data)
 
 

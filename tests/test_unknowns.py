@@ -201,11 +201,9 @@ def test_whatif_can_make_a_conclusion_hold():
     assert report["verified"] and report["clauses"] == ["6.01(3)5"]
 
 
-def test_whatif_refuses_events_with_unknowns_and_unknown_groups():
+def test_whatif_refuses_unknown_groups():
     from reasoner.whatif import WhatIfError
 
-    with pytest.raises(WhatIfError):
-        whatif(event(unknown=["flags.camping"]), "trempealeau", "permit_required")
     with pytest.raises(WhatIfError):
         whatif(event(), "trempealeau", "permit_required", keep=("weather",))
 

@@ -119,10 +119,6 @@ def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
     event = _one_event(request)
     conclusion = request.get("conclusion")
     _conclusion(conclusion, chosen)
-    if event.has_unknowns:
-        raise InputProblem(f"event {event.id!r} has unknown facts (a range or `unknown`); explain traces settled "
-                           "facts: `reasoner evaluate` says what is certain or possible, `reasoner questions` "
-                           "which facts decide it")
     return [explain_event(event, ordinance, conclusion) for ordinance in chosen]
 
 
