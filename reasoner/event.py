@@ -6,6 +6,7 @@ which the reasoner reads as false until unknown-fact reasoning takes over.
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -35,6 +36,14 @@ def _choice(section: str) -> Any:
     return Literal[names(section)]
 
 
+@lru_cache(maxsize=None)
+def _number_field(model: type, field_name: str) -> tuple[bool, bool, bool]:
+    """(a number field, a mapping of numbers, may be `unknown`) of one field, read from its annotation once:
+    rendering an annotation costs more than validating a whole event."""
+    annotation = str(model.model_fields[field_name].annotation)
+    return "int" in annotation.replace("Range", ""), annotation.startswith("dict"), "Range" in annotation
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -42,15 +51,15 @@ class Strict(BaseModel):
     @classmethod
     def _numbers_are_numbers(cls, value: Any, info: Any) -> Any:
         """One rule for every number field: a number, never yes/no or text ("1800"), which pydantic would read."""
-        annotation = str(cls.model_fields[info.field_name].annotation)
-        if "int" not in annotation.replace("Range", ""):
+        number, mapping, may_be_unknown = _number_field(cls, info.field_name)
+        if not number:
             return value
-        amounts = value.items() if isinstance(value, dict) and annotation.startswith("dict") else [(None, value)]
+        amounts = value.items() if isinstance(value, dict) and mapping else [(None, value)]
         for key, amount in amounts:
             where = f"{key}: " if key is not None else ""
             if isinstance(amount, bool):
                 raise ValueError(f"{where}must be a whole number, not yes/no ({str(amount).lower()})")
-            if isinstance(amount, str) and not (amount == "unknown" and "Range" in annotation):
+            if isinstance(amount, str) and not (amount == "unknown" and may_be_unknown):
                 quoted = f" ({amount!r})" if key is not None else ""  # a single value is quoted as given
                 raise ValueError(f"{where}must be a whole number, not text{quoted}; write it without quotes")
         return value

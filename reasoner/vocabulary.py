@@ -65,7 +65,6 @@ def _listed(registry_file: Path) -> int:
 
 
 @cache
-@cache
 def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     """{ordinance: ((version, earliest day, latest day), ...)} for each version its registry dates (day numbers as
     date.toordinal gives them): the earliest and the latest day it can have taken effect. Read from the registry's
@@ -92,8 +91,10 @@ def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     return found
 
 
+@cache
 def ordinance_time_zones() -> dict[str, str]:
-    """{ordinance: its registry's `time_zone`}, read from the registries' first lines."""
+    """{ordinance: its registry's `time_zone`}, read from the registries' first lines (once: every event's
+    validation asks)."""
     zones = {}
     for name in encoded_ordinances():
         with package_path("clauses", f"{name}.yaml").open(encoding="utf-8") as handle:
