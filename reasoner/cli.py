@@ -545,6 +545,27 @@ def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[st
     return _ordinances(ordinances + listed)
 
 
+def _one_ordinance(chosen: tuple[str, ...] | None) -> str:
+    if not chosen or len(chosen) != 1:
+        raise InputError("--versions compares one ordinance with itself: name it with -o NAME")
+    return chosen[0]
+
+
+def _dates(text: str) -> list[date]:
+    """--versions: dates written 2010-05-26, comma-separated, at least two."""
+    from .event import within_dates
+
+    found = []
+    for part in (p.strip() for p in text.split(",")):
+        try:
+            found.append(within_dates(date.fromisoformat(part)))
+        except ValueError as error:
+            raise InputError(f"--versions: {part!r}: {error}; write dates as 2010-05-26") from None
+    if len(found) < 2:
+        raise InputError("--versions needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
+    return found
+
+
 def _kinds(text: str | None) -> tuple[str, ...]:
     from .compare import parse_kinds
 
@@ -561,10 +582,12 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 @click.option("--event", "event_id", default=None, help="Compare only this event of a file that holds several (by id).")
 @KINDS
 @AS_OF
+@click.option("--versions", "version_dates", default=None, metavar="DATE,DATE,...",
+              help="Compare one ordinance (-o) with itself: a column per date, each under the version then in force.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
               show_default=True, help="text for people; json, csv or markdown for programs and papers.")
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
-            kinds: str | None, as_of: date | None, output_format: str) -> None:
+            kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
     exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
     ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
@@ -580,7 +603,11 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     if event_id is not None:
         events = [_one_event(event_file, event_id, as_of)]
     try:
-        tables = comparison.compare(events, chosen, _kinds(kinds))
+        if version_dates is not None:
+            tables = [comparison.compare_versions(event, _one_ordinance(chosen), _dates(version_dates), _kinds(kinds))
+                      for event in events]
+        else:
+            tables = comparison.compare(events, chosen, _kinds(kinds))
     except comparison.CompareError as error:
         raise InputError(f"{event_file}: {error}") from None
     _emit(tables, output_format, "print_comparison", comparison)

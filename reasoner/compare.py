@@ -264,8 +264,8 @@ def _status_cell(result: dict[str, Any]) -> dict[str, Any]:
 
 def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAULT_KINDS) -> dict[str, Any]:
     """The comparison table of one event from its evaluate records (one per ordinance, in column order)."""
-    ordinances = [r["ordinance"] for r in event_results]
-    by_ordinance = {r["ordinance"]: r for r in event_results}
+    ordinances = [column(r) for r in event_results]
+    by_ordinance = {column(r): r for r in event_results}
     keys: set[tuple[str, str]] = set()
     for result in event_results:
         keys |= {(c["kind"], c["name"]) for c in result["conclusions"] if c["kind"] in kinds}
@@ -297,7 +297,7 @@ def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAUL
     first = event_results[0] if event_results else {"event": None}
     return {
         "event": first["event"],
-        "ordinances": [{"ordinance": r["ordinance"], "jurisdiction": r["jurisdiction"], "title": r["title"],
+        "ordinances": [{"ordinance": r["ordinance"], "column": column(r), "jurisdiction": r["jurisdiction"], "title": r["title"],
                         "status": r["status"]} for r in event_results],
         "kinds": list(kinds),
         "rows": rows,
@@ -323,6 +323,26 @@ def compare(events: Sequence[Event], ordinances: Sequence[str] | None = None,
     return tables
 
 
+def column(record: dict[str, Any]) -> str:
+    """A table's column for one evaluate record: its ordinance, or the ordinance as in force on a date."""
+    return record.get("column", record["ordinance"])
+
+
+def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds: Sequence[str] = DEFAULT_KINDS
+                     ) -> dict[str, Any]:
+    """One ordinance compared with itself: a column per date, the event evaluated under the version in force
+    then ("what changed in 2010 for this event?")."""
+    from .event import with_law_date
+    from .unknowns import evaluate_any
+
+    [chosen] = check_ordinances([ordinance])
+    records = []
+    for day in dates:
+        [record] = evaluate_any(with_law_date([event], day), [chosen])
+        records.append({**record, "column": f"{chosen} as of {day.isoformat()}"})
+    return table(records, kinds)
+
+
 # ---------------------------------------------------------------- output formats
 
 def row_label(row: dict[str, Any]) -> str:
@@ -340,7 +360,7 @@ def to_csv(tables: Sequence[dict[str, Any]]) -> str:
     """One line per event and row: the cell texts per ordinance, then the strictest ordinances."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    ordinances = [o["ordinance"] for o in tables[0]["ordinances"]] if tables else []
+    ordinances = [o["column"] for o in tables[0]["ordinances"]] if tables else []
     writer.writerow(["event", "kind", "name", "unit", "rule", *ordinances, "strictest"])
     for tab in tables:
         for row in tab["rows"]:
@@ -359,7 +379,7 @@ def to_markdown(tables: Sequence[dict[str, Any]]) -> str:
     """A markdown table per event; the strictest cells in bold."""
     parts = []
     for tab in tables:
-        ordinances = [o["ordinance"] for o in tab["ordinances"]]
+        ordinances = [o["column"] for o in tab["ordinances"]]
         lines = [f"### {tab['event']}", "",
                  "| | " + " | ".join(ordinances) + " |",
                  "|---|" + "---|" * len(ordinances)]

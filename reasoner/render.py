@@ -458,7 +458,7 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
     from .compare import row_label
 
     for tab in tables:
-        ordinances = [o["ordinance"] for o in tab["ordinances"]]
+        ordinances = [o["column"] for o in tab["ordinances"]]
         table = Table(title=f"{tab['event']}: {', '.join(ordinances)}", title_justify="left", show_lines=False)
         table.add_column("", overflow="fold")
         for ordinance in ordinances:

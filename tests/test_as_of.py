@@ -82,3 +82,20 @@ def test_the_web_api_takes_as_of_in_every_request() -> None:
     }
     for name, arguments in COMMANDS:
         assert json.loads(_run(arguments + ["--as-of", LAW_DATE], EVENT)) == json.loads(json.dumps(answers[name])), name
+
+
+def test_compare_sets_one_ordinance_beside_itself_as_in_force_on_each_date():
+    harvest = str(Path(__file__).resolve().parents[1] / "facts" / "events" / "harvest-music-festival.yaml")
+    result = CliRunner().invoke(main, ["compare", harvest, "-o", "connecticut", "--versions", "2009-06-01,2011-06-01",
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    [table] = json.loads(result.output)
+    columns = [o["column"] for o in table["ordinances"]]
+    assert columns == ["connecticut as of 2009-06-01", "connecticut as of 2011-06-01"]
+    [parking] = [row for row in table["rows"] if row["name"] == "parking_spaces"]
+    assert parking["cells"][columns[0]]["state"] == "none" and parking["cells"][columns[1]]["state"] == "holds"
+    for arguments, said in ((["--versions", "2009-06-01,2011-06-01"], "name it with -o NAME"),
+                            (["-o", "connecticut", "--versions", "2009-06-01"], "at least two dates"),
+                            (["-o", "connecticut", "--versions", "2009-13-01,2011-06-01"], "--versions: '2009-13-01'")):
+        refused = CliRunner().invoke(main, ["compare", harvest, *arguments])
+        assert refused.exit_code == 2 and said in refused.output, refused.output
