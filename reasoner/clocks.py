@@ -8,7 +8,7 @@ one that the clocks show twice must say which (`earlier` or `later`).
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -44,6 +44,7 @@ def check_local_time(moment: datetime, occurrence: Occurrence | None, field: str
                          f"clocks go back that night): say which with {field}_occurrence: earlier or later")
 
 
+@lru_cache(maxsize=1 << 16)  # a batch's events share their opening and closing times
 def elapsed_minutes(moment: datetime, origin: datetime, tz_name: str, occurrence: Occurrence | None = None,
                     origin_occurrence: Occurrence | None = None) -> int:
     """Whole minutes of real time from `origin` to `moment`, both local times in zone `tz_name`."""
