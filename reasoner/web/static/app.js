@@ -296,16 +296,14 @@ function renderExplanation(report, ordinance, c) {
 
 function node(tree, ordinance, parentClause) {
   const item = el("li", { role: "treeitem", class: `step ${tree.kind}` });
-  const head = el("div", { class: "step-head" });
-  if (tree.because) head.append(el("span", { class: "because" }, tree.because));
-  else head.append(el("span", { class: "because" }, tree.text || tree.atom));
+  // The law's words for people; the atom stays available to programs and as the step's tooltip.
+  const head = el("div", { class: "step-head", title: tree.atom });
+  head.append(el("span", { class: "because" }, tree.because || tree.text || tree.atom));
   if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
   if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
   item.append(head);
-  if (tree.because) item.append(el("code", { class: "atom small" }, tree.atom));
-  if (tree.conditions && tree.conditions.length) {
-    item.append(el("p", { class: "conditions" }, "given ", tree.conditions.join("; ")));
-  }
+  const conditions = tree.conditions_text || tree.conditions || [];
+  if (conditions.length) item.append(el("p", { class: "conditions" }, "given ", conditions.join("; ")));
   if (tree.words && tree.clause !== parentClause) {
     item.append(el("details", {}, el("summary", {}, `the words of ${tree.clause}`), el("blockquote", {}, tree.words)));
   }
