@@ -369,14 +369,12 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
 
 def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
-    events = _with_law_date(_load(event_file), as_of)
-    if event_id is not None:
-        events = [e for e in events if e.id == event_id]
-        if not events:
-            raise InputError(f"{event_file}: no event with id {event_id!r}")
-    elif len(events) > 1:
-        raise InputError(f"{event_file} holds {len(events)} events; choose one with --event ID")
-    return events[0]
+    from .event import one_event
+
+    try:
+        return one_event(_with_law_date(_load(event_file), as_of), event_id, event_file, "--event ID")
+    except ValueError as error:
+        raise InputError(str(error)) from None
 
 
 @main.command()

@@ -405,15 +405,32 @@ def unknown_paths() -> set[str]:
     return paths
 
 
+def _given_date(day: date) -> None:
+    """A date given on the command line or in a request, within the dates the reasoner computes around."""
+    try:
+        within_dates(day)
+    except ValueError as error:
+        raise ValueError(f"{error} (given: {day.isoformat()})") from None
+
+
+def one_event(events: list[Event], event_id: str | None, source: str, how_to_choose: str) -> Event:
+    """The event `event_id` names, or the file's only event; ValueError says what is wrong (`how_to_choose`
+    names the option or field that picks one)."""
+    if event_id is not None:
+        events = [e for e in events if e.id == event_id]
+        if not events:
+            raise ValueError(f"{source}: no event with id {event_id!r}")
+    elif len(events) > 1:
+        raise ValueError(f"{source} holds {len(events)} events; choose one with {how_to_choose}")
+    return events[0]
+
+
 def with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
     """The events evaluated under the law in force on `as_of` (None: as they are). A date out of range raises
     ValueError naming the date."""
     if as_of is None:
         return events
-    try:
-        within_dates(as_of)
-    except ValueError as error:
-        raise ValueError(f"{error} (given: {as_of.isoformat()})") from None
+    _given_date(as_of)
     return [event.model_copy(update={"as_of": as_of}) for event in events]
 
 
@@ -422,9 +439,6 @@ def with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
     raises ValueError naming the date."""
     if filed is None:
         return events
-    try:
-        within_dates(filed)
-    except ValueError as error:
-        raise ValueError(f"{error} (given: {filed.isoformat()})") from None
+    _given_date(filed)
     return [event.model_copy(update={"application": event.application.model_copy(update={"filed": filed})
                                      if event.application else Application(filed=filed)}) for event in events]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import CompareError, compare as compare_events, parse_kinds
-from ..event import Event, with_filing_date, with_law_date
+from ..event import Event, one_event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import clauses_record, ordinance_record, registry
@@ -82,14 +82,10 @@ def _ordinances(names: Any) -> tuple[str, ...]:
 
 
 def _one_event(request: dict[str, Any]) -> Event:
-    events, name, event_id = load(request), _name(request), request.get("event_id")
-    if event_id is not None:
-        events = [e for e in events if e.id == event_id]
-        if not events:
-            raise InputProblem(f"{name}: no event with id {event_id!r}")
-    elif len(events) > 1:
-        raise InputProblem(f"{name} holds {len(events)} events; choose one with event_id")
-    return events[0]
+    try:
+        return one_event(load(request), request.get("event_id"), _name(request), "event_id")
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
