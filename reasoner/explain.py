@@ -29,7 +29,7 @@ from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
 from .schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
-from .wording import CLOCK, DAY, EVENT, Wording, argument_kinds, rule_variable_kinds, sentence
+from .wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, rule_variable_kinds, sentence, zone_of
 
 _NOWHERE = ast.Position("<records>", 1, 1)
 _LOCATION = ast.Location(_NOWHERE, _NOWHERE)
@@ -298,7 +298,7 @@ def _bound_words(literal: Literal, bindings: dict[str, clingo.Symbol], kinds: di
     def replace(match: re.Match) -> str:
         token = match.group(0)
         value = bindings.get(token) if not token.startswith('"') else None
-        return wording.value(value, kinds.get(token)) if value is not None else token
+        return wording.value(value, kinds.get(token), zone_of(bindings, kinds)) if value is not None else token
 
     return _TOKEN.sub(replace, literal.text)
 
@@ -450,7 +450,8 @@ class Explainer:
                 operator = NEGATED[operator]
             terms = (node.atom.term, node.atom.guards[0].term)
             sides = [kinds.get(t.name) if t.ast_type == ast.ASTType.Variable else None for t in terms]
-            shared = DAY if DAY in sides else None  # `D = S - B`: the other side of a day is a day
+            # `D = S - B`: the other side of a day is a day; `M >= H*60`: of a duration, a duration
+            shared = DAY if DAY in sides else DURATION if DURATION in sides else None
             left, right = (self._term_words(t, bindings, kinds, shared) for t in terms)
             return f"{left} {operator} {right}"
         text = _bound_words(literal, bindings, kinds, self.wording)
@@ -467,11 +468,15 @@ class Explainer:
         kind = kinds.get(variables[0]) if len(variables) == 1 and kinds.get(variables[0]) != EVENT else shared
         if term.ast_type != ast.ASTType.Variable and kind == CLOCK:
             kind = None  # minutes added up past a day are a count of minutes, not a time of day
+        if term.ast_type != ast.ASTType.Variable and variables and all(kinds.get(v) == INSTANT for v in variables):
+            kind = DURATION  # `T-F`: the time between two instants
+        elif kind is None and shared == DURATION:
+            kind = DURATION
         try:
             value = clingo.parse_term(str(bound))
         except (RuntimeError, ValueError):
             return str(bound)
-        return self.wording.value(value, kind)
+        return self.wording.value(value, kind, zone_of(bindings, kinds))
 
     def _unbound(self, rule: Rule, bindings: dict) -> dict[str, str]:
         """For a why-not that stops early: the values its sentence names that nothing bound yet, read off the

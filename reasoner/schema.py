@@ -15,7 +15,10 @@ each have a role:
   clause    the clause id, always last
 
 An input predicate's arguments after Event are `number`, `day`, `minute`, `zone` (an ordinance's time zone,
-a string), or the vocabulary section (reasoner/vocabulary.yaml) whose names it takes.
+a string), `instant` (a real-time instant: minutes since 1970-01-01 00:00 UTC, reasoner/clocks.py; shown as a
+local date-time in the zone beside it), or the vocabulary section (reasoner/vocabulary.yaml) whose names it takes.
+Rules spread these roles to what they derive (reasoner/wording.py); the difference of two instants is a
+duration in minutes.
 """
 from __future__ import annotations
 
@@ -73,7 +76,7 @@ INPUTS: tuple[Input, ...] = (
     Input("max_tickets", ("number",)),
     Input("session", ("day", "minute", "day", "minute")),
     Input("session_attendance", ("day", "minute", "number")),
-    Input("session_clock", ("day", "minute", "day", "minute", "zone", "number", "number")),
+    Input("session_clock", ("day", "minute", "day", "minute", "zone", "instant", "instant")),
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),
     Input("darkness_unknown", ()),
@@ -128,7 +131,7 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 # Input roles that are no vocabulary section.
-PLAIN_ROLES = ("number", "day", "minute", "zone")
+PLAIN_ROLES = ("number", "day", "minute", "zone", "instant")
 
 # Facts about the ordinances themselves, which the program layer adds from their registries (not per event):
 # predicate -> the roles of its arguments.

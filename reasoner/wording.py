@@ -5,20 +5,25 @@ clock times and the event's id. What each argument is comes from reasoner/schema
 and `minute`, an output's `date`) and spreads through the rules: a variable bound where a rule reads a
 day is a day, and so is the argument of any head it is put in. A param's value is a clock time when
 its name says `_minute` (`late_hours_from_minute`): the encodings name their parameters after their unit.
+A real-time instant (minutes since 1970 UTC, reasoner/clocks.py) reads as a local date-time in the zone its
+atom names, and the difference of two instants as a duration ("13 hours 30 minutes").
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, datetime, timezone
 from typing import Any
 
 import clingo
 from clingo import ast
 
+from .clocks import zone as time_zone
 from .schema import INPUT, LAW_FACTS, OUTPUT, PARAM
 
-DAY, CLOCK, EVENT = "date", "clock", "event"
+DAY, CLOCK, EVENT, INSTANT, DURATION, ZONE = "date", "clock", "event", "instant", "duration", "zone"
+# what a `%@` placeholder may be typed as: {SD:date}, {F:instant}, {M:duration}
+FORMATS = (DAY, CLOCK, INSTANT, DURATION)
 
 
 def clock(minute: int) -> str:
@@ -39,22 +44,41 @@ def day(number: int) -> str:
         return f"{number:,}"
 
 
+def instant(minutes: int, zone_name: str | None) -> str:
+    """Minutes since 1970-01-01 00:00 UTC as a local date-time in the zone (UTC when none is named)."""
+    try:
+        moment = datetime.fromtimestamp(minutes * 60, tz=timezone.utc)
+        local = moment.astimezone(time_zone(zone_name)) if zone_name else moment
+    except (ValueError, OverflowError, OSError, KeyError):
+        return f"{minutes:,}"
+    return local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or zone_name or "UTC")
+
+
+def duration(minutes: int) -> str:
+    """Elapsed minutes as hours and minutes: 61 is "1 hour 1 minute", 45 "45 minutes"."""
+    hours, rest = divmod(abs(minutes), 60)
+    parts = ([f"{hours:,} hour{'s' if hours != 1 else ''}"] if hours else []) \
+        + ([f"{rest} minute{'s' if rest != 1 else ''}"] if rest or not hours else [])
+    return ("minus " if minutes < 0 else "") + " ".join(parts)
+
+
 def words(name: str) -> str:
     return name.replace("_", " ")
 
 
 def _seed() -> dict[tuple[str, int, int], str]:
-    """The argument kinds the schema declares: (predicate, arity, index) -> date | clock | event."""
+    """The argument kinds the schema declares: (predicate, arity, index) -> date | clock | event | instant | zone."""
     kinds: dict[tuple[str, int, int], str] = {}
+    by_role = {"day": DAY, "minute": CLOCK, "instant": INSTANT, "zone": ZONE}
     for item in INPUT.values():
         kinds[(item.predicate, item.arity, 0)] = EVENT
         for index, role in enumerate(item.arguments, start=1):
-            if role in ("day", "minute"):
-                kinds[(item.predicate, item.arity, index)] = DAY if role == "day" else CLOCK
+            if role in by_role:
+                kinds[(item.predicate, item.arity, index)] = by_role[role]
     for predicate, roles in LAW_FACTS.items():
         for index, role in enumerate(roles):
-            if role == "day":
-                kinds[(predicate, len(roles), index)] = DAY
+            if role in ("day", "zone"):
+                kinds[(predicate, len(roles), index)] = by_role[role]
     for output in OUTPUT.values():
         kinds[(output.predicate, output.arity, 1)] = EVENT
         position = output.position("date")
@@ -80,19 +104,50 @@ def _variable_kinds(head: ast.AST | None, body: Sequence[ast.AST], kinds: dict) 
             bound_in_body |= {a.name for a in atom.arguments if a.ast_type == ast.ASTType.Variable}
         elif node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.BodyAggregate:
             bound_in_body |= {v.name for v in _variables_in(node)}
-    for node in list(body) + ([head] if head is not None else []):  # what the body binds decides
-        atom = _atom_of(node)
-        if atom is None:
-            continue
-        arguments = atom.arguments
-        if atom.name == PARAM and len(arguments) == 4 and arguments[1].ast_type == ast.ASTType.SymbolicTerm \
-                and str(arguments[1].symbol).endswith("_minute") and arguments[2].ast_type == ast.ASTType.Variable:
-            found.setdefault(arguments[2].name, CLOCK)
-        for index, argument in enumerate(arguments):
-            kind = kinds.get((atom.name, len(arguments), index))
-            if kind and argument.ast_type == ast.ASTType.Variable and (node is not head or argument.name not in bound_in_body):
-                found.setdefault(argument.name, kind)
+    for node in body:  # what the body binds decides
+        _atom_kinds(_atom_of(node), kinds, found)
+    for node in body:
+        _computed_kinds(node, kinds, found)
+    if head is not None and (atom := _atom_of(head)) is not None:
+        _atom_kinds(atom, kinds, found, skip=bound_in_body)
     return found
+
+
+def _atom_kinds(atom: ast.AST | None, kinds: dict, found: dict[str, str], skip: set[str] = frozenset()) -> None:
+    if atom is None:
+        return
+    arguments = atom.arguments
+    if atom.name == PARAM and len(arguments) == 4 and arguments[1].ast_type == ast.ASTType.SymbolicTerm \
+            and str(arguments[1].symbol).endswith("_minute") and arguments[2].ast_type == ast.ASTType.Variable:
+        found.setdefault(arguments[2].name, CLOCK)
+    for index, argument in enumerate(arguments):
+        kind = kinds.get((atom.name, len(arguments), index))
+        if kind and argument.ast_type == ast.ASTType.Variable and argument.name not in skip:
+            found.setdefault(argument.name, kind)
+
+
+def _computed_kinds(node: ast.AST, kinds: dict, found: dict[str, str]) -> None:
+    """Kinds a body computes: `M = T-F` of two instants is a duration; `M = #max { X : ... }` has X's kind."""
+    if node.ast_type != ast.ASTType.Literal or node.sign != ast.Sign.NoSign:
+        return
+    atom = node.atom
+    if atom.ast_type == ast.ASTType.Comparison and len(atom.guards) == 1 \
+            and atom.guards[0].comparison == ast.ComparisonOperator.Equal:
+        for named, term in ((atom.term, atom.guards[0].term), (atom.guards[0].term, atom.term)):
+            if named.ast_type == ast.ASTType.Variable and term.ast_type == ast.ASTType.BinaryOperation \
+                    and term.operator_type == ast.BinaryOperator.Minus \
+                    and all(side.ast_type == ast.ASTType.Variable and found.get(side.name) == INSTANT
+                            for side in (term.left, term.right)):
+                found.setdefault(named.name, DURATION)
+    elif atom.ast_type == ast.ASTType.BodyAggregate and atom.left_guard is not None \
+            and atom.left_guard.term.ast_type == ast.ASTType.Variable \
+            and atom.function in (ast.AggregateFunction.Max, ast.AggregateFunction.Min):
+        for element in atom.elements:
+            if element.terms and element.terms[0].ast_type == ast.ASTType.Variable:
+                inner = _variable_kinds(None, list(element.condition), kinds)
+                if element.terms[0].name in inner:
+                    found.setdefault(atom.left_guard.term.name, inner[element.terms[0].name])
+                    return
 
 
 def _variables_in(node: Any) -> list[ast.AST]:
@@ -144,7 +199,8 @@ class Wording:
 
     # -------------------------------------------------------------- values
 
-    def value(self, symbol: clingo.Symbol | None, kind: str | None = None) -> str:
+    def value(self, symbol: clingo.Symbol | None, kind: str | None = None, zone: str | None = None) -> str:
+        """`zone`: the time zone an instant is read in (the zone its atom or rule names)."""
         if symbol is None:
             return "any"
         if symbol.type == clingo.SymbolType.Number:
@@ -152,6 +208,10 @@ class Wording:
                 return day(symbol.number)
             if kind == CLOCK:
                 return clock(symbol.number)
+            if kind == INSTANT:
+                return instant(symbol.number, zone)
+            if kind == DURATION:
+                return duration(symbol.number)
             if kind == EVENT:
                 return self.event_id
             return f"{symbol.number:,}"
@@ -162,7 +222,10 @@ class Wording:
         return words(str(symbol))
 
     def _arguments(self, name: str, arguments: Sequence[clingo.Symbol | None]) -> list[str]:
-        return [self.value(a, self.kinds.get((name, len(arguments), i))) for i, a in enumerate(arguments)]
+        kinds = [self.kinds.get((name, len(arguments), i)) for i in range(len(arguments))]
+        zone = next((a.string for a, k in zip(arguments, kinds)
+                     if k == ZONE and a is not None and a.type == clingo.SymbolType.String), None)
+        return [self.value(a, k, zone) for a, k in zip(arguments, kinds)]
 
     # -------------------------------------------------------------- atoms
 
@@ -287,10 +350,18 @@ def _ordinance_prefixes() -> frozenset[str]:
     return frozenset(encoded_ordinances())
 
 
+def zone_of(bindings: dict[str, clingo.Symbol], kinds: dict[str, str]) -> str | None:
+    """The time zone a rule's instants are read in: the value of its variable that holds a zone."""
+    return next((value.string for name, value in bindings.items()
+                 if kinds.get(name) == ZONE and value.type == clingo.SymbolType.String), None)
+
+
 _PLACEHOLDER = re.compile(r"\{([A-Z][A-Za-z0-9_]*)(?::(\w+))?\}")
 # "minute {F}" and "minutes {F} to {T} of the day": once the minutes are clock times, the words around them go.
 _MINUTE_WORDS = re.compile(r"\bminutes? (\{[A-Z]\w*\})")
 _OF_THE_DAY = re.compile(r"(\{[A-Z]\w*\}) of (?:the|a) day\b")
+# "{M} minutes": once the minutes are a duration in hours and minutes, the unit goes.
+_MINUTES_AFTER = re.compile(r"(\{[A-Z]\w*\}) minutes\b")
 
 
 def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[str, str], wording: Wording,
@@ -305,12 +376,14 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
 
     label = _OF_THE_DAY.sub(lambda m: m.group(1) if kinds.get(m.group(1)[1:-1]) == CLOCK else m.group(0),
                             _MINUTE_WORDS.sub(clocked, label))
+    label = _MINUTES_AFTER.sub(lambda m: m.group(1) if kinds.get(m.group(1)[1:-1]) == DURATION else m.group(0), label)
+    zone = zone_of(bindings, kinds)
 
     def fill(match: re.Match) -> str:
         name, fmt = match.group(1), match.group(2)
         value = bindings.get(name)
         if value is None:
             return (unbound or {}).get(name, "a value not known here")
-        return wording.value(value, DAY if fmt == "date" else kinds.get(name))
+        return wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))
