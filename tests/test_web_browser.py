@@ -144,3 +144,134 @@ def test_the_form_from_the_schema_evaluates_an_event(server, tmp_path):
         assert "toilets: 12" in panel.text
     finally:
         browser.quit()
+
+
+def set_value(browser, element_id: str, text: str) -> None:
+    """Date, time and date-time inputs take their value as the page's own script would (typing is locale-bound)."""
+    browser.execute_script("arguments[0].value = arguments[1]", browser.find_element(By.ID, element_id), text)
+
+
+def page_answer(browser, wait: WebDriverWait, ordinance: str, before=None) -> dict:
+    """What the page's panel of `ordinance` says: its status and each conclusion (kind, name, line)."""
+    if before is not None:
+        wait.until(seen.staleness_of(before))
+    panel = wait.until(seen.presence_of_element_located((By.ID, f"panel-{ordinance}")))
+    status = next(c.removeprefix("status-") for c in panel.get_attribute("class").split() if c.startswith("status-"))
+    lines = [(b.get_attribute("data-kind"), b.get_attribute("data-name"), b.text)
+             for b in panel.find_elements(By.CSS_SELECTOR, "button.conclusion")]
+    return {"status": status, "conclusions": lines, "panel": panel}
+
+
+def cli_answer(tmp_path: Path, event: dict, ordinance: str) -> dict:
+    import json
+
+    import yaml
+    from click.testing import CliRunner
+
+    from reasoner.cli import main
+
+    path = tmp_path / f"{event['id']}.yaml"
+    path.write_text(yaml.safe_dump(event, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", ordinance, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    [record] = json.loads(result.output)
+    return record
+
+
+def assert_same_answer(page: dict, record: dict) -> None:
+    assert page["status"] == record["status"]
+    assert [(kind, name) for kind, name, _ in page["conclusions"]] == [(c["kind"], c["name"]) for c in record["conclusions"]]
+    for (_, _, line), c in zip(page["conclusions"], record["conclusions"]):
+        if c["kind"] == "reason":
+            assert c["text"] in line
+        elif isinstance(c["value"], int) and not isinstance(c["value"], bool):
+            assert f"{c['value']:,}" in line
+
+
+def fair(close: str, **schedule) -> dict:
+    """A 3-day fair, 2,500 at the peak and 9,000 over the three days, open 10:00 to `close` each day."""
+    return {"id": f"form-fair-to-{close.replace(':', '')}", "kinds": ["fair"],
+            "attendance": {"expected_max": 2500, "total": 9000},
+            "schedule": schedule or {"daily": {"first_day": "2027-08-12", "last_day": "2027-08-14", "open": "10:00",
+                                               "close": close}}}
+
+
+def fill_fair(browser, event: dict) -> None:
+    browser.find_element(By.ID, "f-id").clear()
+    browser.find_element(By.ID, "f-id").send_keys(event["id"])
+    for name in ("expected_max", "total"):
+        box = browser.find_element(By.ID, f"f-attendance-{name}")
+        box.clear()
+        box.send_keys(str(event["attendance"][name]))
+    kinds = browser.find_element(By.ID, "f-kinds-fair")
+    if not kinds.is_selected():
+        kinds.click()
+
+
+def test_a_three_day_fair_with_daily_hours_from_the_form_gets_the_clis_answer(server, tmp_path):
+    """Open 10:00-21:00 each day (11 hours, never into 1:00-7:00 a.m.) and 10:00-22:00 (12 hours): on both sides of
+    Trempealeau's 12 consecutive hours the page answers what `reasoner evaluate` answers for the same event file."""
+    browser = open_browser(tmp_path, 1280, 1400)
+    try:
+        wait = WebDriverWait(browser, 60)
+        browser.get(server)
+        wait.until(seen.presence_of_element_located((By.ID, "f-id")))
+        browser.find_element(By.ID, "tab-form").click()
+        browser.find_element(By.ID, "f-schedule-as-daily-choice").click()
+        assert browser.find_element(By.ID, "f-schedule-start").is_displayed() is False
+        statuses, panel = [], None
+        for close in ("21:00", "22:00"):
+            event = fair(close)
+            fill_fair(browser, event)
+            for name, value in event["schedule"]["daily"].items():
+                set_value(browser, f"f-schedule-daily-{name}", value)
+            browser.find_element(By.ID, "submit").click()
+            page = page_answer(browser, wait, "trempealeau", panel)
+            record = cli_answer(tmp_path, event, "trempealeau")
+            assert_same_answer(page, record)
+            statuses.append(record["status"])
+            panel = page["panel"]
+        assert statuses[0] != statuses[1], "the two closing hours lie on one side of the threshold"
+        browser.execute_script("document.getElementById('f-schedule').scrollIntoView()")
+        browser.save_screenshot(str(tmp_path / "form-daily.png"))
+    finally:
+        browser.quit()
+
+
+def test_sessions_are_added_and_removed_in_the_form_and_answered_as_the_cli_answers(server, tmp_path):
+    """Four sessions added, the second (overlapping the first, which the event model would refuse) removed: the
+    event is the three sessions left, the first with a smaller crowd of its own."""
+    days = ("2027-08-12", "2027-08-13", "2027-08-14")
+    sessions = [{"start": f"{day}T10:00", "end": f"{day}T21:00"} for day in days]
+    sessions[0]["expected_max"] = 1500
+    event = fair("21:00", sessions=sessions)
+    event["id"] = "form-fair-sessions"
+    browser = open_browser(tmp_path, 1280, 1400)
+    try:
+        wait = WebDriverWait(browser, 60)
+        browser.get(server)
+        wait.until(seen.presence_of_element_located((By.ID, "f-id")))
+        browser.find_element(By.ID, "tab-form").click()
+        browser.find_element(By.ID, "f-schedule-as-sessions-choice").click()
+        fill_fair(browser, event)
+        add = browser.find_element(By.ID, "f-schedule-sessions-add")
+        for _ in range(4):
+            add.click()
+        items = browser.find_elements(By.CSS_SELECTOR, "#f-schedule-sessions .item")
+        assert [i.find_element(By.TAG_NAME, "legend").text for i in items] == [f"session {n}" for n in (1, 2, 3, 4)]
+        ids = [i.get_attribute("id") for i in items]
+        filled = [sessions[0], {"start": f"{days[0]}T12:00", "end": f"{days[0]}T23:00"}, *sessions[1:]]
+        for item_id, session in zip(ids, filled):
+            for name, value in session.items():
+                set_value(browser, f"{item_id}-{name}", str(value))
+        browser.find_element(By.ID, f"{ids[1]}-remove").click()
+        items = browser.find_elements(By.CSS_SELECTOR, "#f-schedule-sessions .item")
+        assert [i.find_element(By.TAG_NAME, "legend").text for i in items] == ["session 1", "session 2", "session 3"]
+        browser.find_element(By.ID, "submit").click()
+        page = page_answer(browser, wait, "trempealeau")
+        assert browser.find_element(By.ID, "error").text == ""
+        assert_same_answer(page, cli_answer(tmp_path, event, "trempealeau"))
+        browser.execute_script("document.getElementById('f-schedule').scrollIntoView()")
+        browser.save_screenshot(str(tmp_path / "form-sessions.png"))
+    finally:
+        browser.quit()

@@ -64,20 +64,40 @@ function resolve(schema) {
   return schema;
 }
 
-function field(path, schema, required) {
+// Fields of an object of which an event states one form or another: the form a user picks is shown, the
+// others hidden and left out of the event (the event model refuses two forms at once).
+const ALTERNATIVES = {
+  schedule: [
+    { name: "span", label: "one span, from start to end", fields: ["start", "end", "start_occurrence", "end_occurrence"] },
+    { name: "daily", label: "the same hours each day", fields: ["daily"] },
+    { name: "sessions", label: "sessions, each with its own start and end", fields: ["sessions"] },
+  ],
+};
+
+let itemCount = 0;  // ids of list items stay unique as items come and go
+
+function field(path, schema, required, name) {
   schema = resolve(schema);
   const id = "f-" + path.join("-");
-  const label = words(path[path.length - 1]);
+  const label = name || words(path[path.length - 1]);
   const title = schema.description || "";
   const variants = (schema.anyOf || []).map(resolve);
   const nonNull = variants.filter((v) => v.type !== "null");
-  if (nonNull.length === 1 && variants.length === 2) return field(path, nonNull[0], required);
+  if (nonNull.length === 1 && variants.length === 2) {
+    return field(path, { ...nonNull[0], description: nonNull[0].description || title }, required, name);
+  }
   if (schema.type === "object" && schema.properties) {
-    const set = el("fieldset", { class: "group" }, el("legend", {}, label));
-    for (const [name, sub] of Object.entries(schema.properties)) {
-      set.append(field([...path, name], sub, (schema.required || []).includes(name)));
-    }
+    const set = el("fieldset", { class: "group", id }, el("legend", {}, label),
+      title && path.length > 1 ? el("p", { class: "hint" }, title) : null);
+    const fields = Object.fromEntries(Object.entries(schema.properties).map(([key, sub]) =>
+      [key, field([...path, key], sub, (schema.required || []).includes(key))]));
+    const forms = ALTERNATIVES[path[path.length - 1]];
+    if (forms) set.append(...alternatives(id, forms, fields));
+    set.append(...Object.values(fields));
     return set;
+  }
+  if (schema.type === "array" && schema.items && resolve(schema.items).type === "object") {
+    return listField(path, label, title, resolve(schema.items));
   }
   if (schema.type === "object" && schema.propertyNames) {  // provisions: an amount per obligation
     const set = el("fieldset", { class: "group amounts" }, el("legend", {}, label), title && el("p", { class: "hint" }, title));
@@ -116,6 +136,8 @@ function field(path, schema, required) {
     input = el("input", { ...common, type: "datetime-local", "data-type": "string", required: required || null });
   } else if (schema.format === "date") {
     input = el("input", { ...common, type: "date", "data-type": "string" });
+  } else if (schema.format === "time") {
+    input = el("input", { ...common, type: "time", "data-type": "string" });
   } else if (schema.type === "array") {
     input = el("input", { ...common, type: "text", "data-type": "list", placeholder: "comma-separated" });
   } else {
@@ -123,6 +145,48 @@ function field(path, schema, required) {
   }
   return el("div", { class: "row" }, el("label", { for: id }, label, required ? " (required)" : ""), input,
     title && el("span", { class: "hint", id: id + "-hint" }, title));
+}
+
+function alternatives(id, forms, fields) {
+  // One radio per form; the fields of the forms not chosen are moved into hidden groups.
+  const choice = el("fieldset", { class: "forms" }, el("legend", {}, "given as"));
+  const groups = forms.map((form, index) => {
+    const group = el("div", { class: "alternative", id: `${id}-as-${form.name}`, hidden: index > 0 },
+      form.fields.map((key) => fields[key]));
+    for (const key of form.fields) delete fields[key];
+    const radio = el("input", { type: "radio", name: `${id}-as`, id: `${id}-as-${form.name}-choice`, value: form.name,
+      checked: index === 0, "aria-controls": group.id });
+    radio.addEventListener("change", () => groups.forEach((g, i) => { g.hidden = forms[i].name !== radio.value; }));
+    choice.append(el("div", { class: "choice" }, radio, el("label", { for: radio.id }, form.label)));
+    return group;
+  });
+  return [choice, ...groups];
+}
+
+function listField(path, label, title, item) {
+  // A list of objects (schedule.sessions): an item per "add", each with its own "remove".
+  const id = "f-" + path.join("-");
+  const one = label.replace(/s$/, "");
+  const items = el("div", { class: "items" });
+  const renumber = () => [...items.children].forEach((entry, index) => {
+    entry.querySelector("legend").textContent = `${one} ${index + 1}`;
+    entry.querySelector("button.remove").setAttribute("aria-label", `remove ${one} ${index + 1}`);
+  });
+  const add = el("button", { type: "button", class: "add", id: `${id}-add` }, `add a ${one}`);
+  add.addEventListener("click", () => {
+    itemCount += 1;
+    const entry = field([...path, itemCount], { ...item, description: "" }, false, one);  // the list's hint says it once
+    entry.classList.add("item");
+    entry.dataset.item = String(path.length);  // where the item's index goes in its fields' paths
+    const remove = el("button", { type: "button", class: "remove", id: `${id}-${itemCount}-remove` }, "remove");
+    remove.addEventListener("click", () => { entry.remove(); renumber(); add.focus(); });
+    entry.append(remove);
+    items.append(entry);
+    renumber();
+    entry.querySelector("input, select").focus();
+  });
+  return el("fieldset", { class: "group list", id }, el("legend", {}, label),
+    title && el("p", { class: "hint" }, title), items, add);
 }
 
 function buildForm(schema) {
@@ -133,14 +197,30 @@ function buildForm(schema) {
 
 function put(target, path, value) {
   let node = target;
-  for (const key of path.slice(0, -1)) node = node[key] ??= {};
+  path.slice(0, -1).forEach((key, i) => { node = node[key] ??= typeof path[i + 1] === "number" ? [] : {}; });
   node[path[path.length - 1]] = value;
+}
+
+function pathOf(input) {
+  // A list item's fields carry its id in their path; the event gets its place in the list instead.
+  const path = JSON.parse(input.dataset.path);
+  const entry = input.closest(".item");
+  if (entry) path[Number(entry.dataset.item)] = [...entry.parentNode.children].indexOf(entry);
+  return path;
+}
+
+function compact(value) {
+  // Items left empty leave holes in their list.
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(compact);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compact(v)]));
+  return value;
 }
 
 function formEvent() {
   const event = {};
   for (const input of document.querySelectorAll("#schema-form [data-path]")) {
-    const path = JSON.parse(input.dataset.path);
+    if (input.closest(".alternative[hidden]")) continue;  // a form of the schedule not chosen
+    const path = pathOf(input);
     const type = input.dataset.type;
     if (type === "set") {
       if (!input.checked) continue;
@@ -161,7 +241,7 @@ function formEvent() {
     }
     put(event, path, value);
   }
-  return event;
+  return compact(event);
 }
 
 // ---------------------------------------------------------------- the law pane
