@@ -85,7 +85,7 @@ def test_the_explanation_names_the_session_that_runs_into_the_early_morning_hour
 def test_the_explanation_names_the_stretch_that_lasts_twelve_hours():
     sessions = [(DAY.replace(hour=10), DAY.replace(hour=16)), (DAY.replace(hour=16), DAY.replace(hour=22))]
     text = json.dumps(explain(event(sessions), "trempealeau", "permit_required"))
-    assert "runs without a break for 720 minutes from its session of 2027-07-16 at 10:00" in text
+    assert "runs without a break for 12 hours from its session of 2027-07-16 at 10:00" in text
 
 
 @pytest.mark.parametrize("start, end, occurrence, minutes", [
