@@ -85,6 +85,9 @@ def test_the_harvest_festival_unfolds_its_toilets_and_compares(server, tmp_path,
         cited = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "#law-text .clause.cited")))
         assert cited.get_attribute("data-clause") == "6.01(3)3" and "every 300 persons" in cited.text
         browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", toilets)
+        # the picture (the README's) shows the cited clause beside the tree, however far the page has scrolled
+        browser.execute_script("""const law = document.getElementById('law');
+            law.scrollTop += arguments[0].getBoundingClientRect().top - law.getBoundingClientRect().top - 8;""", cited)
         browser.save_screenshot(str(tmp_path / f"explanation-{width}.png"))
 
         browser.find_element(By.ID, "tab-compare").click()
