@@ -468,9 +468,13 @@ class Explainer:
         kind = kinds.get(variables[0]) if len(variables) == 1 and kinds.get(variables[0]) != EVENT else shared
         if term.ast_type != ast.ASTType.Variable and kind == CLOCK:
             kind = None  # minutes added up past a day are a count of minutes, not a time of day
-        if term.ast_type != ast.ASTType.Variable and variables and all(kinds.get(v) == INSTANT for v in variables):
-            kind = DURATION  # `T-F`: the time between two instants
-        elif kind is None and shared == DURATION:
+        if term.ast_type == ast.ASTType.BinaryOperation and term.operator_type == ast.BinaryOperator.Minus \
+                and all(side.ast_type == ast.ASTType.Variable and kinds.get(side.name) == INSTANT
+                        for side in (term.left, term.right)):  # `T-F`: the time between two instants, said so
+            zone = zone_of(bindings, kinds)
+            since, until = (self.wording.value(bindings[side.name], INSTANT, zone) for side in (term.right, term.left))
+            return f"the time from {since} to {until}"
+        if kind is None and shared == DURATION:
             kind = DURATION
         try:
             value = clingo.parse_term(str(bound))
