@@ -339,7 +339,7 @@ function renderRecord(record) {
       toggle.addEventListener("click", () => unfold(toggle, holder, record, c));
       list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle,
         el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
-        c.text ? el("p", { class: "interpretation" }, c.text) : null, holder));
+        c.text && c.kind !== "reason" ? el("p", { class: "interpretation" }, c.text) : null, holder));  // a reason's line is its text
     }
     section.append(el("h4", {}, KIND_TITLES[kind] || words(kind)), list);
   }
