@@ -466,6 +466,11 @@ class Explainer:
         if any(name not in bindings for name in variables):
             return _bound_words(Literal(term, str(term), False, variables), bindings, kinds, self.wording)
         kind = kinds.get(variables[0]) if len(variables) == 1 and kinds.get(variables[0]) != EVENT else shared
+        if term.ast_type == ast.ASTType.BinaryOperation and kind == CLOCK and term.left.ast_type == ast.ASTType.Variable \
+                and term.right.ast_type == ast.ASTType.SymbolicTerm and term.right.symbol.type == clingo.SymbolType.Number \
+                and term.operator_type in (ast.BinaryOperator.Plus, ast.BinaryOperator.Minus):  # `T+60`: an hour after T
+            sign = "+" if term.operator_type == ast.BinaryOperator.Plus else "-"
+            return f"{self.wording.value(bindings[term.left.name], CLOCK)} {sign} {term.right.symbol.number} minutes"
         if term.ast_type != ast.ASTType.Variable and kind == CLOCK:
             kind = None  # minutes added up past a day are a count of minutes, not a time of day
         if term.ast_type == ast.ASTType.BinaryOperation and term.operator_type == ast.BinaryOperator.Minus \

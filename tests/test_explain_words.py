@@ -73,3 +73,12 @@ def test_no_atom_internal_number_or_hole_in_a_text_explanation(ordinance, base, 
             for sentence in sentences(node):
                 assert not HOLE.search(sentence), sentence
                 assert not DAY_NUMBER.search(sentence), sentence
+
+
+def test_a_clock_time_worked_out_from_another_reads_as_a_clock_time():
+    # Gem 5.noise: the hour after "through 7:00 a.m." is declared as 7:00 a.m. + 60 minutes, not as a minute count
+    event = parse_events({"id": "race", "attendance": {"expected_max": 500}, "flags": ["amplified_sound"],
+                          "schedule": {"start": "2027-09-25T07:30", "end": "2027-09-25T11:00"}}, "race")[0]
+    text = printed(explain(event, "gem"))
+    assert "with 8:00 a.m. = 7:00 a.m. + 60 minutes" in text
+    assert "= 480" not in text
