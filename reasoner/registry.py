@@ -16,6 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
 
+from .datacache import cached
 from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
 
 
@@ -256,8 +257,12 @@ def read(file: Path, ordinance: str, where: str) -> tuple[Registry | None, list[
 
 @cache
 def registry(ordinance: str) -> Registry:
-    where = f"reasoner/clauses/{ordinance}.yaml"
-    found, problems = read(package_path("clauses", f"{ordinance}.yaml"), ordinance, where)
+    file = package_path("clauses", f"{ordinance}.yaml")
+    return cached(f"registry-{ordinance}", [file], __name__, lambda: _checked(file, ordinance))
+
+
+def _checked(file: Path, ordinance: str) -> Registry:
+    found, problems = read(file, ordinance, f"reasoner/clauses/{ordinance}.yaml")
     if found is None or problems:
         raise ValueError("; ".join(f"{place}: {what}" for place, what in problems))
     return found

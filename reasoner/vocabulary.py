@@ -7,6 +7,8 @@ from pathlib import Path
 
 import yaml
 
+from .datacache import cached
+
 # libyaml's safe loader where PyYAML was built with it (about 3x faster on the registries), else pure Python.
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -33,8 +35,8 @@ def encoding_path(name: str) -> Path:
 
 @cache
 def vocabulary() -> dict[str, dict]:
-    with package_path("vocabulary.yaml").open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=SAFE_LOADER)
+    file = package_path("vocabulary.yaml")
+    return cached("vocabulary", [file], __name__, lambda: yaml.load(file.read_text(encoding="utf-8"), Loader=SAFE_LOADER))
 
 
 def names(section: str) -> tuple[str, ...]:
@@ -69,6 +71,11 @@ def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     """{ordinance: ((version, earliest day, latest day), ...)} for each version its registry dates (day numbers as
     date.toordinal gives them): the earliest and the latest day it can have taken effect. Read from the registry's
     head (before `clauses:`) alone, so that evaluating needs no full registry."""
+    files = [package_path("clauses", f"{name}.yaml") for name in encoded_ordinances()]
+    return cached("versions", files, __name__, _versions)
+
+
+def _versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     found = {}
     for name in encoded_ordinances():
         head = []
