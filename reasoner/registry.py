@@ -21,7 +21,7 @@ from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -71,7 +71,7 @@ class Version(BaseModel):
     otherwise `effective_between` the earliest and the latest day it can have taken effect (`note` says why);
     neither when the text dates it not at all. A version ends when the next one takes effect."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str
     label: str
@@ -98,7 +98,7 @@ class Version(BaseModel):
 class Metadata(BaseModel):
     """What a registry says of its ordinance, shown wherever the ordinance is named."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     ordinance: str
     listed: int                              # where the ordinance stands in every listing

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -13,19 +12,24 @@ from .datacache import cached
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# The package is always installed as files (clingo reads the encodings by path), so the package's own folder is
+# what importlib.resources.files would give, without its 6 ms import on every start.
+PACKAGE = Path(__file__).resolve().parent
+
+
 def package_path(*parts: str) -> Path:
     """A file shipped inside the installed package (clause registries, the vocabulary)."""
-    return Path(str(resources.files("reasoner").joinpath(*parts)))
+    return PACKAGE.joinpath(*parts)
 
 
 @cache
 def encodings_folder() -> Path:
     """The encodings: `reasoner/encodings` in an installed package (setuptools maps the repository's
     top-level `encodings/` there), the top-level folder itself in a checkout or an editable install."""
-    installed = Path(str(resources.files("reasoner").joinpath("encodings")))
+    installed = PACKAGE / "encodings"
     if installed.is_dir():
         return installed
-    return Path(__file__).resolve().parent.parent / "encodings"
+    return PACKAGE.parent / "encodings"
 
 
 def encoding_path(name: str) -> Path:
