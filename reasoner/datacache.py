@@ -35,14 +35,15 @@ def _stamp(path: Path) -> tuple[str, int, int]:
     return str(path), stat.st_mtime_ns, stat.st_size
 
 
-def cached(name: str, sources: Sequence[Path], builder_module: str, build: Callable[[], T]) -> T:
-    """build(), or the value it gave last time if `sources` and the module `builder_module` are unchanged."""
+def cached(name: str, sources: Sequence[Path], builder_module: str, build: Callable[[], T], version: str = "") -> T:
+    """build(), or the value it gave last time if `sources`, the module `builder_module` and `version` (of a
+    library whose objects the value holds) are unchanged."""
     where = folder()
     if where is None:
         return build()
     module_file = Path(sys.modules[builder_module].__file__ or "")
     try:
-        key = (sys.version_info[:2], tuple(_stamp(Path(p)) for p in sources), _stamp(module_file))
+        key = (sys.version_info[:2], tuple(_stamp(Path(p)) for p in sources), _stamp(module_file), version)
     except OSError:
         return build()
     # One file per value and place: checkouts side by side keep their own, and an edit replaces the old value.

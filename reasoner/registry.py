@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
+from pydantic.version import VERSION as PYDANTIC_VERSION  # the cache holds pydantic objects
 
 from .datacache import cached
 from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
@@ -258,7 +259,7 @@ def read(file: Path, ordinance: str, where: str) -> tuple[Registry | None, list[
 @cache
 def registry(ordinance: str) -> Registry:
     file = package_path("clauses", f"{ordinance}.yaml")
-    return cached(f"registry-{ordinance}", [file], __name__, lambda: _checked(file, ordinance))
+    return cached(f"registry-{ordinance}", [file], __name__, lambda: _checked(file, ordinance), version=PYDANTIC_VERSION)
 
 
 def _checked(file: Path, ordinance: str) -> Registry:

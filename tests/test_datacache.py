@@ -68,6 +68,14 @@ def test_a_changed_reader_module_is_not_given_a_value_an_older_one_cached(cache_
     assert len(calls) == 2
 
 
+def test_a_value_holding_another_library_version_s_objects_is_built_again(cache_folder, source):
+    build, calls = counting(source)
+    datacache.cached("data", [source], __name__, build, version="2.14")
+    datacache.cached("data", [source], __name__, build, version="2.15")
+    datacache.cached("data", [source], __name__, build, version="2.15")
+    assert len(calls) == 2
+
+
 def test_a_damaged_cache_file_is_rebuilt_without_an_error(cache_folder, source):
     build, calls = counting(source)
     datacache.cached("data", [source], __name__, build)
