@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -116,3 +117,18 @@ def ordinance_time_zones() -> dict[str, str]:
                 if line.startswith("clauses:"):
                     raise ValueError(f"reasoner/clauses/{name}.yaml states no time_zone")
     return zones
+
+
+@cache
+def record_heading(ordinance: str) -> dict[str, Any]:
+    """What a record says of its ordinance, from its clause registry: jurisdiction, title, and the words of each
+    interpretation by id. Kept apart from the registry's objects, so that evaluating needs none of them."""
+    def from_registry() -> dict[str, Any]:
+        from .registry import registry
+
+        found = registry(ordinance)
+        return {"jurisdiction": found.jurisdiction, "title": found.title,
+                "interpretations": {i.id: i.text for i in found.interpretations.values()}}
+
+    sources = [package_path("clauses", f"{ordinance}.yaml"), PACKAGE / "registry.py"]
+    return cached(f"heading-{ordinance}", sources, __name__, from_registry)
