@@ -97,7 +97,9 @@ def main() -> None:
                 seconds, used = timed(command, folder, variant_env)
                 wall[name].append(seconds)
                 cpu[name].append(used)
-    print(f"Cold start, {args.repeat} runs of each, interleaved; `{EXAMPLE.relative_to(ROOT)}`, every ordinance.\n")
+    command = " ".join(["python", "benchmarks/bench_cold.py", *sys.argv[1:]])
+    print(f"`{command}`: cold start, {args.repeat} runs of each, interleaved; `{EXAMPLE.relative_to(ROOT)}` under "
+          "every ordinance.\n")
     print("| run | wall ms, median | wall ms, min | CPU ms, median | wall x floor | wall, CPU vs baseline |")
     print("|---|---:|---:|---:|---:|---:|")
     floor = statistics.median(wall[FLOOR])
