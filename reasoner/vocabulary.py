@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -13,24 +14,19 @@ from .datacache import cached
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-# The package is always installed as files (clingo reads the encodings by path), so the package's own folder is
-# what importlib.resources.files would give, without its 6 ms import on every start.
-PACKAGE = Path(__file__).resolve().parent
-
-
 def package_path(*parts: str) -> Path:
     """A file shipped inside the installed package (clause registries, the vocabulary)."""
-    return PACKAGE.joinpath(*parts)
+    return Path(str(resources.files("reasoner").joinpath(*parts)))
 
 
 @cache
 def encodings_folder() -> Path:
     """The encodings: `reasoner/encodings` in an installed package (setuptools maps the repository's
     top-level `encodings/` there), the top-level folder itself in a checkout or an editable install."""
-    installed = PACKAGE / "encodings"
+    installed = Path(str(resources.files("reasoner").joinpath("encodings")))
     if installed.is_dir():
         return installed
-    return PACKAGE.parent / "encodings"
+    return Path(__file__).resolve().parent.parent / "encodings"
 
 
 def encoding_path(name: str) -> Path:
@@ -130,5 +126,5 @@ def record_heading(ordinance: str) -> dict[str, Any]:
         return {"jurisdiction": found.jurisdiction, "title": found.title,
                 "interpretations": {i.id: i.text for i in found.interpretations.values()}}
 
-    sources = [package_path("clauses", f"{ordinance}.yaml"), PACKAGE / "registry.py"]
+    sources = [package_path("clauses", f"{ordinance}.yaml"), package_path("registry.py")]
     return cached(f"heading-{ordinance}", sources, __name__, from_registry)
