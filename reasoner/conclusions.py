@@ -22,10 +22,9 @@ import clingo
 
 from .event import Event
 from .reasons import reason_text
-from .registry import registry
 from .program import solve
 from .schema import KIND_ORDER, OUTPUT
-from .vocabulary import vocabulary
+from .vocabulary import record_heading, vocabulary
 
 
 
@@ -118,8 +117,7 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
     if "other" in got:
         extra = {"other": got["other"]}
     elif output.kind == "interpretation":
-        interpretation = registry(ordinance).interpretations.get(item_name)
-        extra = {"text": interpretation.text if interpretation else None}
+        extra = {"text": record_heading(ordinance)["interpretations"].get(item_name)}
     places = _decimals(item_name) if output.kind in ("obligation", "shortfall") else 0
     if places:  # the encodings state this amount in hundredths (vocabulary.yaml `decimals`)
         value = _amount(value, places) if isinstance(value, int) and not isinstance(value, bool) else value
@@ -218,8 +216,8 @@ class Body:
 
 @cache
 def _heads(ordinance: str, status: str) -> str:
-    reg = registry(ordinance)
-    head = {"event": None, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+    heading = record_heading(ordinance)
+    head = {"event": None, "ordinance": ordinance, "jurisdiction": heading["jurisdiction"], "title": heading["title"],
             "status": status, "permit_required": status == "permit_required", "conclusions": None}
     return json.dumps(head, ensure_ascii=False)[len('{"event": null'):-len("null}")]
 

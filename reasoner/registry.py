@@ -15,12 +15,14 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
+from pydantic.version import VERSION as PYDANTIC_VERSION  # the cache holds pydantic objects
 
+from .datacache import cached
 from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -70,7 +72,7 @@ class Version(BaseModel):
     otherwise `effective_between` the earliest and the latest day it can have taken effect (`note` says why);
     neither when the text dates it not at all. A version ends when the next one takes effect."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str
     label: str
@@ -97,7 +99,7 @@ class Version(BaseModel):
 class Metadata(BaseModel):
     """What a registry says of its ordinance, shown wherever the ordinance is named."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     ordinance: str
     listed: int                              # where the ordinance stands in every listing
@@ -256,8 +258,12 @@ def read(file: Path, ordinance: str, where: str) -> tuple[Registry | None, list[
 
 @cache
 def registry(ordinance: str) -> Registry:
-    where = f"reasoner/clauses/{ordinance}.yaml"
-    found, problems = read(package_path("clauses", f"{ordinance}.yaml"), ordinance, where)
+    file = package_path("clauses", f"{ordinance}.yaml")
+    return cached(f"registry-{ordinance}", [file], __name__, lambda: _checked(file, ordinance), version=PYDANTIC_VERSION)
+
+
+def _checked(file: Path, ordinance: str) -> Registry:
+    found, problems = read(file, ordinance, f"reasoner/clauses/{ordinance}.yaml")
     if found is None or problems:
         raise ValueError("; ".join(f"{place}: {what}" for place, what in problems))
     return found

@@ -21,9 +21,8 @@ from .event import UNKNOWN_ENUMS, Event, Range
 from .points import number_points
 from .program import Program
 from .reasons import reason_text
-from .registry import registry
 from .schema import unknown_inputs
-from .vocabulary import names
+from .vocabulary import names, record_heading
 
 # Ranges up to this many values are enumerated whole. Wider ones are reasoned at their ends and at
 # every point where a conclusion can change: each stated number (param) of the chosen ordinances and
@@ -238,16 +237,16 @@ def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str
     answer = completions.both()
     results = []
     for ordinance in completions.ordinances:
-        reg = registry(ordinance)
+        heading = record_heading(ordinance)
         if answer is None:
-            results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+            results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": heading["jurisdiction"], "title": heading["title"],
                             "status": "inconsistent", "permit_required": None, "conclusions": [],
                             "unknown": [u.path for u in completions.unknowns]})
             continue
         possible, certain = answer
         conclusions = _items(possible, certain, event, ordinance)
         status, required = _status_over_completions(possible, certain, ordinance)
-        results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction, "title": reg.title,
+        results.append({"event": event.id, "ordinance": ordinance, "jurisdiction": heading["jurisdiction"], "title": heading["title"],
                         "status": status, "permit_required": required, "conclusions": conclusions,
                         "unknown": [u.path for u in completions.unknowns],
                         "sampled": [u.path for u in completions.unknowns if u.sampled]})

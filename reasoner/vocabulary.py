@@ -4,8 +4,11 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
+
+from .datacache import cached
 
 # libyaml's safe loader where PyYAML was built with it (about 3x faster on the registries), else pure Python.
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -33,8 +36,8 @@ def encoding_path(name: str) -> Path:
 
 @cache
 def vocabulary() -> dict[str, dict]:
-    with package_path("vocabulary.yaml").open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=SAFE_LOADER)
+    file = package_path("vocabulary.yaml")
+    return cached("vocabulary", [file], __name__, lambda: yaml.load(file.read_text(encoding="utf-8"), Loader=SAFE_LOADER))
 
 
 def names(section: str) -> tuple[str, ...]:
@@ -69,6 +72,11 @@ def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     """{ordinance: ((version, earliest day, latest day), ...)} for each version its registry dates (day numbers as
     date.toordinal gives them): the earliest and the latest day it can have taken effect. Read from the registry's
     head (before `clauses:`) alone, so that evaluating needs no full registry."""
+    files = [package_path("clauses", f"{name}.yaml") for name in encoded_ordinances()]
+    return cached("versions", files, __name__, _versions)
+
+
+def _versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     found = {}
     for name in encoded_ordinances():
         head = []
@@ -105,3 +113,18 @@ def ordinance_time_zones() -> dict[str, str]:
                 if line.startswith("clauses:"):
                     raise ValueError(f"reasoner/clauses/{name}.yaml states no time_zone")
     return zones
+
+
+@cache
+def record_heading(ordinance: str) -> dict[str, Any]:
+    """What a record says of its ordinance, from its clause registry: jurisdiction, title, and the words of each
+    interpretation by id. Kept apart from the registry's objects, so that evaluating needs none of them."""
+    def from_registry() -> dict[str, Any]:
+        from .registry import registry
+
+        found = registry(ordinance)
+        return {"jurisdiction": found.jurisdiction, "title": found.title,
+                "interpretations": {i.id: i.text for i in found.interpretations.values()}}
+
+    sources = [package_path("clauses", f"{ordinance}.yaml"), package_path("registry.py")]
+    return cached(f"heading-{ordinance}", sources, __name__, from_registry)
