@@ -2,7 +2,7 @@
 `reasoner evaluate FILE --format json`, for this checkout and, with --baseline REV, for an earlier commit.
 Prints medians of --repeat runs, interleaved so that the machine's noise falls on every variant alike.
 
-    python benchmarks/bench_cold.py --repeat 9 --baseline HEAD~1
+    python benchmarks/bench_cold.py --repeat 9 --baseline HEAD~1 [--readme]
 
 Each variant runs as `python -m reasoner.cli` from a copy of its checkout's `reasoner/` and `encodings/` in a
 temporary folder (so both sides run from the same kind of place): once with the bytecode compiled beforehand,
@@ -12,6 +12,7 @@ operating system's file cache and the reasoner's data cache (reasoner/datacache.
 
 Wall time is what a person waits; CPU time (user + system of the process) is what the process itself did, and
 varies less on a shared machine. The last column compares each run with the same run of the baseline.
+--readme writes the table into the README's block `cold`.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import publish, table
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
@@ -72,6 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--baseline", metavar="REV", help="an earlier commit to run beside this checkout")
+    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         scratch = Path(name)
@@ -97,12 +101,9 @@ def main() -> None:
                 seconds, used = timed(command, folder, variant_env)
                 wall[name].append(seconds)
                 cpu[name].append(used)
-    command = " ".join(["python", "benchmarks/bench_cold.py", *sys.argv[1:]])
-    print(f"`{command}`: cold start, {args.repeat} runs of each, interleaved; `{EXAMPLE.relative_to(ROOT)}` under "
-          "every ordinance.\n")
-    print("| run | wall ms, median | wall ms, min | CPU ms, median | wall x floor | wall, CPU vs baseline |")
-    print("|---|---:|---:|---:|---:|---:|")
+    command = " ".join(["python", "benchmarks/bench_cold.py", *(a for a in sys.argv[1:] if a != "--readme")])
     floor = statistics.median(wall[FLOOR])
+    rows = []
     for name in runs:
         median, used = statistics.median(wall[name]), statistics.median(cpu[name])
         versus = ""
@@ -110,9 +111,15 @@ def main() -> None:
             before = name.replace("this checkout", args.baseline, 1)
             versus = (f"{median / statistics.median(wall[before]):.0%}, "
                       f"{used / statistics.median(cpu[before]):.0%}")
-        print(f"| {name} | {median * 1000:.0f} | {min(wall[name]) * 1000:.0f} | {used * 1000:.0f} | "
-              f"{median / floor:.1f} | {versus} |")
-
+        rows.append((name, f"{median * 1000:.0f}", f"{min(wall[name]) * 1000:.0f}", f"{used * 1000:.0f}",
+                     f"{median / floor:.1f}", versus))
+    markdown = table(("run", "wall ms, median", "wall ms, min", "CPU ms, median", "wall x floor",
+                      "wall, CPU vs baseline"), rows)
+    print(f"`{command}`: cold start, {args.repeat} runs of each, interleaved; `{EXAMPLE.relative_to(ROOT)}` under "
+          "every ordinance.\n")
+    print(markdown)
+    if args.readme:
+        publish("cold", markdown, command)
 
 if __name__ == "__main__":
     main()
