@@ -187,3 +187,13 @@ def test_the_json_schema_takes_a_range_or_unknown_for_ends_and_closing_times():
     assert "EndRange" in text and "CloseRange" in text
     daily = schema["$defs"]["Daily"]["properties"]["close"]
     assert "unknown" in daily["description"]
+
+
+def test_questions_print_the_closing_times_that_decide(tmp_path):
+    path = tmp_path / "fair.json"
+    path.write_text(json.dumps({**BASE, "schedule": {"daily": {**DAILY, "close": {"min": "21:00", "max": "23:30"}}}}))
+    result = CliRunner().invoke(main, ["questions", str(path), "-o", "trempealeau"])
+    assert result.exit_code == 0, result.output
+    assert "schedule.daily.close" in result.output
+    assert "21:00–21:59 → trempealeau: not required" in result.output
+    assert "22:00–23:30 → trempealeau: required" in result.output
