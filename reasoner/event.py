@@ -78,6 +78,11 @@ class Range(Strict):
         return self
 
 
+def _may_be_unknown(schema: dict[str, Any]) -> None:
+    """The JSON Schema of a field that takes `unknown` besides a value or a range says so."""
+    schema["anyOf"].insert(len([v for v in schema["anyOf"] if v.get("type") != "null"]), {"const": "unknown", "type": "string"})
+
+
 def _number_or_range(upper: int):
     """A whole number from 0 to `upper`, a range {min, max}, or `unknown` (anywhere from 0 to `upper`)."""
 
@@ -101,9 +106,9 @@ def _number_or_range(upper: int):
 
 
 class Attendance(Strict):
-    expected_max: int | Range = Field(description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
-    total: int | Range | None = Field(None, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
-    average: int | Range | None = Field(None, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
+    expected_max: int | Range = Field(json_schema_extra=_may_be_unknown, description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
+    total: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
+    average: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
@@ -194,7 +199,7 @@ class Session(Strict):
     """One continuous period during which the event runs (local date-times at the event's place)."""
 
     start: datetime = Field(description="Local date and time the session starts, e.g. 2027-07-16T10:00.")
-    end: datetime | EndRange = Field(description="Local date and time the session ends (after its start); a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
+    end: datetime | EndRange = Field(json_schema_extra=_may_be_unknown, description="Local date and time the session ends (after its start); a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
     expected_max: int | None = Field(None, ge=0, le=10_000_000, description="The peak present at any one time during this session, where it is below the event's (e.g. a quiet first day); left out, the event's peak.")
@@ -248,7 +253,7 @@ class Daily(Strict):
     first_day: date = Field(description="The first day the event opens, e.g. 2027-07-16.")
     last_day: date = Field(description="The last day it opens (a session closing after midnight ends the day after).")
     open: time = Field(description="Opening time each day, e.g. 10:00.")
-    close: time | CloseRange = Field(description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight. A range {min, max} or `unknown` when not known (the same each day).")
+    close: time | CloseRange = Field(json_schema_extra=_may_be_unknown, description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight. A range {min, max} or `unknown` when not known (the same each day).")
 
     _within = field_validator("first_day", "last_day")(lambda value: within_dates(value))
 
@@ -309,7 +314,7 @@ class Daily(Strict):
 
 class Schedule(Strict):
     start: datetime | None = Field(None, description="Local date and time the assembly starts, e.g. 2027-07-16T12:00 (one continuous session; or give `sessions` or `daily`).")
-    end: datetime | EndRange | None = Field(None, description="Local date and time the assembly ends; a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
+    end: datetime | EndRange | None = Field(None, json_schema_extra=_may_be_unknown, description="Local date and time the assembly ends; a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
     sessions: list[Session] | None = Field(None, description="The periods the event runs, in any order; sessions that touch (one ends as the next begins) run on as one; overlapping sessions are refused.")
@@ -394,7 +399,7 @@ class Schedule(Strict):
 
 class Site(Strict):
     kind: _choice("site_kinds") = Field("open_land", description="What kind of place hosts the event.")
-    seating_capacity: int | Range | None = Field(None, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
+    seating_capacity: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
 
     _seating = field_validator("seating_capacity", mode="before")(_number_or_range(10_000_000))
     capacity: int | None = Field(None, ge=0, le=10_000_000, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
@@ -405,8 +410,8 @@ class Site(Strict):
 class Organizer(Strict):
     kind: _choice("organizer_kinds") = Field("individual", description="Legal form of the organizer.")
     sponsor: _choice("sponsor_kinds") = Field("private", description="Who sponsors the event.")
-    applicant_age: int | Range | None = Field(None, description="Age of the applicant (a number, a range, or `unknown`).")
-    person_in_charge_age: int | Range | None = Field(None, description="Age of the person in charge (a number, a range, or `unknown`).")
+    applicant_age: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Age of the applicant (a number, a range, or `unknown`).")
+    person_in_charge_age: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Age of the person in charge (a number, a range, or `unknown`).")
 
     _ages = field_validator("applicant_age", "person_in_charge_age", mode="before")(_number_or_range(120))
     site_interest: _choice("site_interests") | None = Field(None, description="The applicant's interest in the site.")

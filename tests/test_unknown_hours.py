@@ -182,11 +182,18 @@ def test_a_bad_end_range_exits_2_naming_the_field(tmp_path, schedule, said):
 
 
 def test_the_json_schema_takes_a_range_or_unknown_for_ends_and_closing_times():
+    jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(CliRunner().invoke(main, ["schema"]).output)
-    text = json.dumps(schema)
-    assert "EndRange" in text and "CloseRange" in text
-    daily = schema["$defs"]["Daily"]["properties"]["close"]
-    assert "unknown" in daily["description"]
+    for schedule, attendance in (({"daily": {**DAILY, "close": "unknown"}}, {"expected_max": "unknown", "total": "unknown"}),
+                                 ({"daily": {**DAILY, "close": {"min": "21:00", "max": "01:00"}}}, {"expected_max": 10}),
+                                 ({"start": "2027-07-16T10:00", "end": "unknown"}, {"expected_max": {"min": 1, "max": 9}}),
+                                 ({"sessions": [{"start": "2027-07-16T10:00", "end": {"min": "2027-07-16T20:00",
+                                                                                      "max": "2027-07-16T21:00"}}]}, {"expected_max": 10})):
+        record = {**BASE, "schedule": schedule, "attendance": attendance}
+        jsonschema.validate(record, schema)
+        parse_events(record, "test")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**BASE, "schedule": {"daily": {**DAILY, "close": {"min": "21:00"}}}}, schema)
 
 
 def test_questions_print_the_closing_times_that_decide(tmp_path):
