@@ -254,6 +254,7 @@ class Daily(Strict):
     last_day: date = Field(description="The last day it opens (a session closing after midnight ends the day after).")
     open: time = Field(description="Opening time each day, e.g. 10:00.")
     close: time | CloseRange = Field(json_schema_extra=_may_be_unknown, description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight. A range {min, max} or `unknown` when not known (the same each day).")
+    expected_max: dict[date, int] | None = Field(None, description="The peak present at any one time on some days, by the day the session opens, where it is below the event's (e.g. {2027-08-13: 6000}); days left out have the event's peak.")
 
     _within = field_validator("first_day", "last_day")(lambda value: within_dates(value))
 
@@ -287,6 +288,12 @@ class Daily(Strict):
                              f"counted from the opening at {self.open.isoformat('minutes')}")
         if (self.last_day - self.first_day).days > MAX_EVENT_DAYS:
             raise ValueError(f"an event may last at most {MAX_EVENT_DAYS} days")
+        for day, count in (self.expected_max or {}).items():
+            if not self.first_day <= day <= self.last_day:
+                raise ValueError(f"expected_max: {day.isoformat()} is not a day from first_day ({self.first_day}) to last_day "
+                                 f"({self.last_day})")
+            if not 0 <= count <= 10_000_000:
+                raise ValueError(f"expected_max: {day.isoformat()}: must be a whole number from 0 to 10,000,000")
         return self
 
     def _after_open(self, close: time) -> timedelta:
@@ -307,7 +314,7 @@ class Daily(Strict):
                 end: datetime | EndRange = EndRange(min=self.closing_on(day, self.close.min), max=self.closing_on(day, self.close.max))
             else:
                 end = self.closing_on(day, self.close)
-            found.append(Session(start=start, end=end))
+            found.append(Session(start=start, end=end, expected_max=(self.expected_max or {}).get(day)))
             day += timedelta(days=1)
         return found
 
@@ -504,6 +511,10 @@ class Event(Strict):
             if session.expected_max is not None and session.expected_max > peak:
                 raise ValueError(f"schedule.sessions[{number}].expected_max ({session.expected_max:,}) is above the "
                                  f"event's peak, attendance.expected_max ({peak:,})")
+        for day, count in (self.schedule.daily.expected_max or {}).items() if self.schedule.daily else ():
+            if count > peak:
+                raise ValueError(f"schedule.daily.expected_max: {day.isoformat()} ({count:,}) is above the event's peak, "
+                                 f"attendance.expected_max ({peak:,})")
         return self
 
     @model_validator(mode="after")
