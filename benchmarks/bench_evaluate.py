@@ -1,7 +1,8 @@
 """How long one evaluation takes, with and without explanation records, side by side in one run.
 
-Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200]
-Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures).
+Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200] [--readme]
+Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures); --readme writes
+them into the README's block `evaluate`.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from timing import median_ms
+from timing import median_ms, publish, table
 
 from reasoner.conclusions import evaluate
 from reasoner.loading import load_events, parse_events
@@ -31,6 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--events", type=int, default=200)
+    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
     args = parser.parse_args()
     event = load_events(EXAMPLE)
     ordinances = encoded_ordinances()
@@ -43,14 +45,24 @@ def main() -> None:
         ("explain one that holds (toilets)", lambda: explain(event[0], "trempealeau", "toilets")),
         ("explain one that does not (nurses: why not)", lambda: explain(event[0], "trempealeau", "nurses")),
     ]
+    measured = []
     for label, action in rows:
-        print(f"  {label:<45} {median_ms(action, args.repeat):8.1f} ms")
+        ms = median_ms(action, args.repeat)
+        measured.append((label, f"{ms:,.1f} ms"))
+        print(f"  {label:<45} {ms:8.1f} ms")
     many = synthetic(args.events)
     elapsed = median_ms(lambda: evaluate(many, ordinances), max(3, args.repeat // 2))
-    print(f"  evaluate {args.events} events in one call, all  {elapsed:8.1f} ms  ({args.events / elapsed * 1000:,.0f} events/s)")
+    label = f"evaluate {args.events} events in one call, all"
+    measured.append((label, f"{elapsed:,.0f} ms ({args.events / elapsed * 1000:,.0f} events/s)"))
+    print(f"  {label:<45} {elapsed:8.1f} ms  ({args.events / elapsed * 1000:,.0f} events/s)")
     command = [sys.executable, "-m", "reasoner.cli", "evaluate", str(EXAMPLE), "--format", "json"]
     process = median_ms(lambda: subprocess.run(command, check=True, capture_output=True), args.repeat)
-    print(f"  {'whole process: reasoner evaluate --format json':<45} {process:8.1f} ms")
+    label = "whole process: reasoner evaluate --format json"
+    measured.append((label, f"{process:,.0f} ms"))
+    print(f"  {label:<45} {process:8.1f} ms")
+    if args.readme:
+        publish("evaluate", table(("run (the harvest festival, encodings loaded once)", f"median of {args.repeat}"), measured),
+                f"python benchmarks/bench_evaluate.py --repeat {args.repeat} --events {args.events}")
 
 
 if __name__ == "__main__":

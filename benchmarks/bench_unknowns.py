@@ -1,17 +1,20 @@
-"""Unknown facts: how long certain/possible answers, questions and whatif take (medians).
+"""Unknown facts: how long certain/possible answers, questions, explanations and whatif take (medians).
 
-Usage: python benchmarks/bench_unknowns.py [--repeat 5]
+Usage: python benchmarks/bench_unknowns.py [--repeat 5] [--readme]
 The event has 20 unknown facts (18 yes/no facts, the site kind, darkness) and an attendance range,
-and is evaluated under every encoded ordinance. Then a three-day fair open from 10:00, its daily closing
-time known, a range, or unknown, side by side (and a seven-day one unknown).
+and is evaluated under every encoded ordinance; the bundled unknown festival is explained and what-if'd
+under Trempealeau. --readme writes the figures into the README's block `unknowns`. Then (printed only) a
+three-day fair open from 10:00, its daily closing time known, a range, or unknown, side by side (and a
+seven-day one unknown).
 """
 from __future__ import annotations
 
 import argparse
 
-from timing import median_ms
+from timing import ROOT, median_ms, publish, table
 
-from reasoner.loading import parse_events
+from reasoner.explain import explain
+from reasoner.loading import load_events, parse_events
 from reasoner.unknowns import Completions, evaluate_any, evaluate_uncertain, questions
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.whatif import whatif
@@ -22,24 +25,42 @@ UNKNOWN = ["flags.alcohol_sold", "flags.camping", "flags.amplified_sound", "flag
            "findings.endangers_public", "findings.false_information", "findings.hazardous_location",
            "site.flags.properly_zoned", "site.flags.within_incorporated_municipality", "kinds.wedding",
            "site.kind", "schedule.darkness"]
+UNKNOWN_FESTIVAL = ROOT / "facts" / "events" / "unknown-festival.yaml"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
     args = parser.parse_args()
     ordinances = encoded_ordinances()
     record = {"id": "bench", "kinds": ["festival"], "attendance": {"expected_max": {"min": 1500, "max": 6000}},
               "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-18T01:30"}, "unknown": UNKNOWN}
     event = parse_events(record, "bench")[0]
     known = parse_events({**record, "attendance": {"expected_max": 3500}, "unknown": []}, "bench")[0]
+    festival = load_events(UNKNOWN_FESTIVAL)[0]
     completions = Completions(event, ordinances)
     sizes = ", ".join(f"{u.path}: {len(u.values)}" for u in completions.unknowns if len(u.values) > 2)
     print(f"{len(UNKNOWN)} unknown facts + attendance 1,500-6,000 ({sizes}); ordinances: {', '.join(ordinances)}")
-    print(f"median of {args.repeat} runs")
-    print(f"  evaluate (brave + cautious)          {median_ms(lambda: evaluate_uncertain(event, ordinances), args.repeat):8.1f} ms")
-    print(f"  questions                            {median_ms(lambda: questions(event, ordinances), args.repeat):8.1f} ms")
-    print(f"  whatif permit_required (trempealeau) {median_ms(lambda: whatif(known, 'trempealeau', 'permit_required'), args.repeat):8.1f} ms")
+    print(f"median of {args.repeat} runs, in one process")
+    rows = [
+        (f"{len(UNKNOWN)} unknown facts and a range, all {len(ordinances)} ordinances: evaluate (brave + cautious)",
+         lambda: evaluate_uncertain(event, ordinances)),
+        (f"the same: questions", lambda: questions(event, ordinances)),
+        ("whatif permit_required, trempealeau, the event with every fact known", lambda: whatif(known, "trempealeau", "permit_required")),
+        ("unknown festival: explain permit_required, trempealeau", lambda: explain(festival, "trempealeau", "permit_required")),
+        ("unknown festival: explain toilets, trempealeau", lambda: explain(festival, "trempealeau", "toilets")),
+        ("unknown festival: explain every conclusion, trempealeau", lambda: explain(festival, "trempealeau")),
+        ("unknown festival: whatif permit_required, trempealeau", lambda: whatif(festival, "trempealeau", "permit_required")),
+    ]
+    measured = []
+    for label, action in rows:
+        ms = median_ms(action, args.repeat)
+        measured.append((label, f"{ms:,.0f} ms"))
+        print(f"  {label:<95} {ms:8.1f} ms", flush=True)
+    if args.readme:
+        publish("unknowns", table(("run", f"median of {args.repeat}"), measured),
+                f"python benchmarks/bench_unknowns.py --repeat {args.repeat}")
 
     closing_hours(ordinances, args.repeat)
 

@@ -1,8 +1,21 @@
-"""The one timing helper the benchmark scripts share."""
+"""What the benchmark scripts share: the median timer, and writing their figures into the README.
+
+Every figure the README quotes stands in a block that a benchmark script wrote, between
+`<!-- figures: NAME -->` and `<!-- /figures: NAME -->`; `--readme` on that script writes it anew, with the
+date, the commit and the machine's load, so no figure is ever copied by hand.
+"""
 from __future__ import annotations
 
+import os
+import re
 import statistics
+import subprocess
 import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
 
 
 def median_ms(action, repeat: int) -> float:
@@ -13,3 +26,31 @@ def median_ms(action, repeat: int) -> float:
         action()
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
+
+
+def conditions() -> str:
+    """When and where figures were measured: the date, the commit and the load of this shared machine."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    load = os.getloadavg()[0]
+    return f"measured {date.today().isoformat()} at commit {commit}, {os.cpu_count()} cores, load average {load:.1f}"
+
+
+def table(header: tuple[str, ...], rows: list[tuple], align: str | None = None) -> str:
+    """A markdown table; `align` has one letter per column, `l` or `r` (numbers right by default)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    rule = ["---:" if a == "r" else "---" for a in align]
+    lines = [header, rule, *rows]
+    return "\n".join("| " + " | ".join(str(cell) for cell in line) + " |" for line in lines)
+
+
+def publish(name: str, markdown: str, command: str, readme: Path = README) -> None:
+    """Replace the README's figures block `name` by `markdown`, preceded by the command and the conditions."""
+    start, end = f"<!-- figures: {name} -->", f"<!-- /figures: {name} -->"
+    text = readme.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{readme}: no block {start} ... {end} to write the figures into")
+    block = f"{start}\n`{command}` ({conditions()}):\n\n{markdown.strip()}\n{end}"
+    readme.write_text(pattern.sub(lambda _: block, text, count=1), encoding="utf-8")
+    print(f"wrote the figures into {readme.name} ({name})")

@@ -241,6 +241,13 @@ def _kinds(ordinances: tuple[str, ...]) -> dict[tuple[str, int, int], str]:
     return argument_kinds(_loaded(ordinances)[0])
 
 
+@cache
+def _rule_kinds(ordinances: tuple[str, ...], rule_id: int) -> dict[str, str]:
+    """What each variable of one rule holds (a day, a clock time, the event): read from its AST once per process."""
+    rule = next(r for r in _loaded(ordinances)[0] if r.id == rule_id)
+    return rule_variable_kinds(rule, _kinds(ordinances))
+
+
 def records(ordinances: tuple[str, ...], why_not: str | None = None) -> tuple[ast.AST, ...]:
     """The support records, and the why-not records of the rules `why_not` depends on."""
     return _loaded(ordinances)[1] + (_why_not_for(ordinances, why_not) if why_not else ())
@@ -401,7 +408,7 @@ class Explainer:
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)
-        kinds = rule_variable_kinds(rule, self.kinds)
+        kinds = _rule_kinds(self.ordinances, rule.id)
         node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}",
                     because=sentence(rule.label, bindings, kinds, self.wording))
         node.update(self._clause_info(rule.clause, ordinance))
@@ -471,7 +478,7 @@ class Explainer:
         answer where one atom fits (a parameter, the stated attendance); else said to be not stated."""
         local = dict(bindings)
         named: dict[str, str] = {}
-        kinds = rule_variable_kinds(rule, self.kinds)
+        kinds = _rule_kinds(self.ordinances, rule.id)
         for literal in rule.body:
             if not literal.positive_atom or literal.node.atom.symbol.ast_type != ast.ASTType.Function:
                 continue
@@ -547,7 +554,7 @@ class Explainer:
             bindings = {**self._head_bindings(rule, pattern), **bindings}
             literal = rule.body[position - 1]
             ordinance = rule.source if rule.source != "vocabulary" else None
-            kinds = rule_variable_kinds(rule, self.kinds)
+            kinds = _rule_kinds(self.ordinances, rule.id)
             attempt: dict[str, Any] = {
                 "rule": f"{rule.source}.lp:{rule.line}",
                 "would_mean": sentence(rule.label, bindings, kinds, self.wording, self._unbound(rule, bindings)),

@@ -305,12 +305,21 @@ class Program:
         return None
 
     def consequences(self, mode: str, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> set[clingo.Symbol] | None:
-        """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions."""
+        """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions.
+        Only the last model is read: clingo reports every intermediate one, and reading each cost most of the time."""
         self.control.configuration.solve.enum_mode = mode
-        last: set[clingo.Symbol] | None = None
-        for model in self.models(assumptions):
-            last = set(model.symbols(shown=True))
-        return last
+        remaining = _remaining("solving")
+        deadline = None if remaining is None else perf_counter() + remaining
+        with self.control.solve(yield_=True, async_=deadline is not None, assumptions=list(assumptions)) as handle:
+            while True:
+                handle.resume()
+                if deadline is not None and not handle.wait(max(0.0, deadline - perf_counter())):
+                    handle.cancel()
+                    _limit_passed("solving")
+                if handle.model() is None:
+                    break
+            last = handle.last()
+            return None if last is None else set(last.symbols(shown=True))
 
 
 def _limit_passed(stage: str) -> None:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 import clingo
@@ -356,8 +357,25 @@ def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dic
 
 # ---------------------------------------------------------------- questions
 
+@lru_cache(maxsize=1 << 16)
+def _permit_of(atom: clingo.Symbol) -> str | None:
+    """The ordinance of a permit_required atom; None for any other atom (cached: questions asks of the same
+    atoms once per answer to every unknown fact, and each question to clingo about a symbol is a C call)."""
+    return atom.arguments[0].name if atom.name == "permit_required" else None
+
+
+@lru_cache(maxsize=1 << 16)
+def _conclusion_key(atom: clingo.Symbol) -> tuple[str, str, str] | None:
+    """(ordinance, kind, name) of a conclusion atom; None for atoms that are not conclusions, and for amounts and
+    reasons, which belong to their conclusions."""
+    read = _read(atom)
+    if read is None or read[2]["kind"] in ("quantity", "reason"):
+        return None
+    return read[0], read[2]["kind"], read[2]["name"]
+
+
 def _permit_status(possible: set, certain: set, ordinance: str) -> str:
-    atoms = [a for a in possible if a.name == "permit_required" and a.arguments[0].name == ordinance]
+    atoms = [a for a in possible if _permit_of(a) == ordinance]
     if not atoms:
         return "not_required"
     return "required" if any(a in certain for a in atoms) else "possibly_required"
@@ -390,10 +408,9 @@ def _name_states(possible: set, certain: set) -> dict[tuple[str, str, str], str]
     """Each conclusion by (ordinance, kind, name): `holds` when some atom of it is certain, else `open`."""
     states: dict[tuple[str, str, str], str] = {}
     for atom in possible:
-        read = _read(atom)
-        if read is None or read[2]["kind"] in ("quantity", "reason"):  # amounts and reasons belong to their conclusions
+        key = _conclusion_key(atom)
+        if key is None:
             continue
-        key = (read[0], read[2]["kind"], read[2]["name"])
         if atom in certain or states.get(key) != "holds":
             states[key] = "holds" if atom in certain else "open"
     return states

@@ -6,6 +6,7 @@ import ast as python_ast
 import re
 from pathlib import Path
 
+import clingo
 import pytest
 from click.testing import CliRunner
 
@@ -69,6 +70,24 @@ def test_named_outputs_carry_their_name_third():
 def test_one_time_limit_covers_every_call_inside_it():
     with pytest.raises(SolveTimeout, match="time limit of 0.05 s"), time_limit(0.05):
         Program(["gem"]).add("slow(X) :- X = 1..20000000.").ground()
+
+
+def test_the_time_limit_stops_an_enumeration_of_consequences():
+    # a pigeon-hole: 12 pigeons in 11 holes has no answer set, and proving it takes clingo far longer than the limit
+    program = Program(["gem"]).add("pigeon(1..12). hole(1..11). 1 { in(P,H) : hole(H) } 1 :- pigeon(P). "
+                                   ":- hole(H), 2 { in(P,H) }.").ground()
+    with pytest.raises(SolveTimeout, match="time limit of 0.2 s"), time_limit(0.2):
+        program.consequences("brave")
+
+
+def test_consequences_are_those_of_the_last_model():
+    program = Program(["gem"]).add("{ a; b }. c :- a. c :- b. :- not c. #show a/0. #show b/0. #show c/0.").ground()
+
+    def mine(atoms):
+        return {str(s) for s in atoms if s.name in ("a", "b", "c")}
+    assert mine(program.consequences("brave")) == {"a", "b", "c"}
+    assert mine(program.consequences("cautious")) == {"c"}
+    assert program.consequences("cautious", [(clingo.Function("c"), False)]) is None
 
 
 def test_the_law_is_read_from_the_encodings():

@@ -39,3 +39,21 @@ def test_a_readme_example_is_what_the_command_prints(command, shown, monkeypatch
         if "..." in line or "…" in line or not flat(line):
             continue
         assert flat(line) in printed, f"README shows {line.strip()!r}; `{command}` prints:\n{result.output}"
+
+
+FIGURES = re.compile(r"<!-- figures: (\S+) -->\n(.*?)<!-- /figures: \1 -->", re.S)
+
+
+def test_every_figure_in_the_readme_was_written_by_a_benchmark_script():
+    """A figures block is written by the script it names (`--readme`), never by hand: each block names its
+    command, the commit and the machine's load, and holds a table."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = FIGURES.findall(text)
+    assert len(blocks) == text.count("<!-- figures: "), "a figures block is not closed"
+    assert {name for name, _ in blocks} >= {"web", "unknowns"}
+    for name, body in blocks:
+        command = re.match(r"`python (benchmarks/\w+\.py)[^`]*` \(measured \d{4}-\d\d-\d\d at commit \w+", body)
+        assert command, f"figures block {name} does not start with the command and conditions that produced it"
+        assert f'publish("{name}"' in (ROOT / command.group(1)).read_text(encoding="utf-8"), \
+            f"{command.group(1)} does not write the figures block {name}"
+        assert re.search(r"^\| .* \|$", body, re.M), f"figures block {name} holds no table"
