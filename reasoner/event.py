@@ -83,6 +83,16 @@ def _may_be_unknown(schema: dict[str, Any]) -> None:
     schema["anyOf"].insert(len([v for v in schema["anyOf"] if v.get("type") != "null"]), {"const": "unknown", "type": "string"})
 
 
+def _counts_by_day(schema: dict[str, Any]) -> None:
+    """A mapping of days to head counts: its keys are ISO dates (a key pattern, not `propertyNames`, which the
+    schema's readers take for a list of names)."""
+    for variant in schema["anyOf"]:
+        if variant.get("type") == "object":
+            variant.pop("propertyNames", None)
+            variant["patternProperties"] = {r"^\d{4}-\d{2}-\d{2}$": {"type": "integer", "minimum": 0, "maximum": 10_000_000}}
+            variant["additionalProperties"] = False
+
+
 def _number_or_range(upper: int):
     """A whole number from 0 to `upper`, a range {min, max}, or `unknown` (anywhere from 0 to `upper`)."""
 
@@ -254,7 +264,7 @@ class Daily(Strict):
     last_day: date = Field(description="The last day it opens (a session closing after midnight ends the day after).")
     open: time = Field(description="Opening time each day, e.g. 10:00.")
     close: time | CloseRange = Field(json_schema_extra=_may_be_unknown, description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight. A range {min, max} or `unknown` when not known (the same each day).")
-    expected_max: dict[date, int] | None = Field(None, description="The peak present at any one time on some days, by the day the session opens, where it is below the event's (e.g. {2027-08-13: 6000}); days left out have the event's peak.")
+    expected_max: dict[date, int] | None = Field(None, json_schema_extra=_counts_by_day, description="The peak present at any one time on some days, by the day the session opens, where it is below the event's (e.g. {\"2027-08-13\": 6000}); days left out have the event's peak.")
 
     _within = field_validator("first_day", "last_day")(lambda value: within_dates(value))
 

@@ -188,12 +188,15 @@ def test_the_json_schema_takes_a_range_or_unknown_for_ends_and_closing_times():
                                  ({"daily": {**DAILY, "close": {"min": "21:00", "max": "01:00"}}}, {"expected_max": 10}),
                                  ({"start": "2027-07-16T10:00", "end": "unknown"}, {"expected_max": {"min": 1, "max": 9}}),
                                  ({"sessions": [{"start": "2027-07-16T10:00", "end": {"min": "2027-07-16T20:00",
-                                                                                      "max": "2027-07-16T21:00"}}]}, {"expected_max": 10})):
+                                                                                      "max": "2027-07-16T21:00"}}]}, {"expected_max": 10}),
+                                 ({"daily": {**DAILY, "close": "22:00", "expected_max": {"2027-07-17": 5}}}, {"expected_max": 10})):
         record = {**BASE, "schedule": schedule, "attendance": attendance}
         jsonschema.validate(record, schema)
         parse_events(record, "test")
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**BASE, "schedule": {"daily": {**DAILY, "close": {"min": "21:00"}}}}, schema)
+    with pytest.raises(jsonschema.ValidationError):  # a day's count is keyed by its date
+        jsonschema.validate({**BASE, "schedule": {"daily": {**DAILY, "close": "22:00", "expected_max": {"Saturday": 5}}}}, schema)
 
 
 def test_questions_print_the_closing_times_that_decide(tmp_path):
