@@ -3,7 +3,9 @@
 Usage: python benchmarks/bench_unknowns.py [--repeat 5] [--readme]
 The event has 20 unknown facts (18 yes/no facts, the site kind, darkness) and an attendance range,
 and is evaluated under every encoded ordinance; the bundled unknown festival is explained and what-if'd
-under Trempealeau. --readme writes the figures into the README's block `unknowns`.
+under Trempealeau. --readme writes the figures into the README's block `unknowns`. Then (printed only) a
+three-day fair open from 10:00, its daily closing time known, a range, or unknown, side by side (and a
+seven-day one unknown).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from timing import ROOT, median_ms, publish, table
 
 from reasoner.explain import explain
 from reasoner.loading import load_events, parse_events
-from reasoner.unknowns import Completions, evaluate_uncertain, questions
+from reasoner.unknowns import Completions, evaluate_any, evaluate_uncertain, questions
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.whatif import whatif
 
@@ -59,6 +61,30 @@ def main() -> None:
     if args.readme:
         publish("unknowns", table(("run", f"median of {args.repeat}"), measured),
                 f"python benchmarks/bench_unknowns.py --repeat {args.repeat}")
+
+    closing_hours(ordinances, args.repeat)
+
+
+def closing_hours(ordinances: tuple[str, ...], repeat: int) -> None:
+    """The same fair with its closing time known, a range, or unknown: evaluate and questions, side by side."""
+    def fair(close: object, last_day: str = "2027-07-18"):
+        return parse_events({"id": "fair", "kinds": ["fair"], "attendance": {"expected_max": 2600},
+                             "schedule": {"daily": {"first_day": "2027-07-16", "last_day": last_day, "open": "10:00",
+                                                    "close": close}}}, "bench")[0]
+
+    print(f"closing time of a fair open from 10:00, 2,600 at peak; median of {repeat} runs")
+    print(f"  {'close':34} {'candidates':>10} {'evaluate':>12} {'questions':>12}")
+    for label, event in (("21:00, 3 days (no unknowns)", fair("21:00")),
+                         ("21:00..01:00, 3 days", fair({"min": "21:00", "max": "01:00"})),
+                         ("unknown, 3 days", fair("unknown")), ("unknown, 7 days", fair("unknown", "2027-07-22"))):
+        if event.has_unknowns:
+            [unknown] = Completions(event, ordinances).unknowns
+            size = str(len(unknown.values))
+            asked = f"{median_ms(lambda: questions(event, ordinances), repeat):9.1f} ms"
+        else:
+            size, asked = "-", "-"
+        timed = median_ms(lambda: evaluate_any([event], ordinances), repeat)
+        print(f"  {label:34} {size:>10} {timed:9.1f} ms {asked:>12}")
 
 
 if __name__ == "__main__":

@@ -96,10 +96,14 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("held_annually_since", e, event.held_annually_since))
     add(_atom("as_of", e, event.law_date.toordinal()))
     add(_atom("law_year", e, event.law_date.year))
-    for session in event.schedule.runs:
-        atoms.extend(session_facts(e, session))
-    darkness = derive_darkness(event)
-    if "schedule.darkness" not in unknown:
+    # A session whose end is open is written by reasoner/unknowns.py, once for each end it may have; so is the
+    # darkness derived from it.
+    open_runs = {position for _, positions in event.schedule.open_ends() for position in positions}
+    for position, session in enumerate(event.schedule.runs):
+        if position not in open_runs:
+            atoms.extend(session_facts(e, session))
+    if "schedule.darkness" not in unknown and not (open_runs and event.schedule.darkness is None):
+        darkness = derive_darkness(event)
         add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
     for kind in event.kinds:
         add(_atom("event_kind", e, kind))

@@ -78,6 +78,21 @@ class Range(Strict):
         return self
 
 
+def _may_be_unknown(schema: dict[str, Any]) -> None:
+    """The JSON Schema of a field that takes `unknown` besides a value or a range says so."""
+    schema["anyOf"].insert(len([v for v in schema["anyOf"] if v.get("type") != "null"]), {"const": "unknown", "type": "string"})
+
+
+def _counts_by_day(schema: dict[str, Any]) -> None:
+    """A mapping of days to head counts: its keys are ISO dates (a key pattern, not `propertyNames`, which the
+    schema's readers take for a list of names)."""
+    for variant in schema["anyOf"]:
+        if variant.get("type") == "object":
+            variant.pop("propertyNames", None)
+            variant["patternProperties"] = {r"^\d{4}-\d{2}-\d{2}$": {"type": "integer", "minimum": 0, "maximum": 10_000_000}}
+            variant["additionalProperties"] = False
+
+
 def _number_or_range(upper: int):
     """A whole number from 0 to `upper`, a range {min, max}, or `unknown` (anywhere from 0 to `upper`)."""
 
@@ -101,9 +116,9 @@ def _number_or_range(upper: int):
 
 
 class Attendance(Strict):
-    expected_max: int | Range = Field(description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
-    total: int | Range | None = Field(None, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
-    average: int | Range | None = Field(None, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
+    expected_max: int | Range = Field(json_schema_extra=_may_be_unknown, description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
+    total: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
+    average: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
@@ -138,6 +153,52 @@ class Attendance(Strict):
         return self
 
 
+class EndRange(Strict):
+    """A session's end known only to lie between min and max (local date-times, both included)."""
+
+    min: datetime = Field(description="The earliest the session may end.")
+    max: datetime = Field(description="The latest the session may end.")
+    _unstated: bool = PrivateAttr(default=False)   # given as `unknown`: the next session's start bounds it too
+
+    _local_times = field_validator("min", "max")(lambda value: _local(value))
+
+    @model_validator(mode="after")
+    def ordered(self) -> "EndRange":
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min.isoformat(timespec='minutes')}) is after max ({self.max.isoformat(timespec='minutes')})")
+        return self
+
+
+class CloseRange(Strict):
+    """A daily closing time known only to lie between min and max (both included; counted from the opening,
+    so `{min: "21:00", max: "01:00"}` runs past midnight)."""
+
+    min: time = Field(description="The earliest closing time, e.g. 21:00.")
+    max: time = Field(description="The latest closing time, e.g. 01:00 (after midnight when earlier than the opening).")
+
+
+# A session end given as `unknown`: any time from a minute after the start up to this long after it (or up to
+# the next session's start, if sooner). A longer session's end is given as a range.
+UNKNOWN_END_WITHIN = timedelta(hours=24)
+ONE_MINUTE = timedelta(minutes=1)
+
+
+def _open_end(data: Any, start_field: str = "start") -> Any:
+    """An `end: unknown` becomes the range it stands for (a minute after the start to UNKNOWN_END_WITHIN after)."""
+    if isinstance(data, dict) and data.get("end") == "unknown":
+        start = data.get(start_field)
+        if isinstance(start, str):
+            try:
+                start = datetime.fromisoformat(start)
+            except ValueError:
+                return data  # the start's own error is reported
+        if isinstance(start, datetime):
+            end = EndRange(min=start + ONE_MINUTE, max=start + UNKNOWN_END_WITHIN)
+            end._unstated = True
+            data = {**data, "end": end}
+    return data
+
+
 def _local(value: datetime) -> datetime:
     if value.tzinfo is not None:  # dropping it would silently move the event; ordinances count the local clock
         raise ValueError("give the local date and time without a UTC offset (e.g. 2027-07-16T12:00)")
@@ -148,23 +209,52 @@ class Session(Strict):
     """One continuous period during which the event runs (local date-times at the event's place)."""
 
     start: datetime = Field(description="Local date and time the session starts, e.g. 2027-07-16T10:00.")
-    end: datetime = Field(description="Local date and time the session ends (after its start).")
+    end: datetime | EndRange = Field(json_schema_extra=_may_be_unknown, description="Local date and time the session ends (after its start); a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
     expected_max: int | None = Field(None, ge=0, le=10_000_000, description="The peak present at any one time during this session, where it is below the event's (e.g. a quiet first day); left out, the event's peak.")
 
-    _local_times = field_validator("start", "end")(lambda value: _local(value))
+    @model_validator(mode="before")
+    @classmethod
+    def unknown_end(cls, data: Any) -> Any:
+        return _open_end(data)
+    _local_times = field_validator("start", "end")(lambda value: _local(value) if isinstance(value, datetime) else value)
 
     @model_validator(mode="after")
     def ends_after_start(self) -> "Session":
-        if self.end <= self.start:
-            raise ValueError(f"end ({self.end.isoformat()}) must be after start ({self.start.isoformat()})")
+        if self.earliest_end <= self.start:
+            raise ValueError(f"end ({self.earliest_end.isoformat()}) must be after start ({self.start.isoformat()})")
         check_local_time(self.start, self.start_occurrence, "start")
-        check_local_time(self.end, self.end_occurrence, "end")
+        if isinstance(self.end, EndRange):
+            if self.end_occurrence is not None:
+                raise ValueError("end_occurrence goes with a known end, not a range")
+            if self.latest_end - self.start > timedelta(days=MAX_EVENT_DAYS):
+                raise ValueError(f"a session may last at most {MAX_EVENT_DAYS} days")
+        else:
+            check_local_time(self.end, self.end_occurrence, "end")
         return self
 
+    @property
+    def open_end(self) -> EndRange | None:
+        """The range the end lies in, when it is not known."""
+        return self.end if isinstance(self.end, EndRange) else None
+
+    @property
+    def earliest_end(self) -> datetime:
+        return self.end.min if isinstance(self.end, EndRange) else self.end
+
+    @property
+    def latest_end(self) -> datetime:
+        return self.end.max if isinstance(self.end, EndRange) else self.end
+
+    def ending(self, end: datetime) -> "Session":
+        """This session with a known end (one of the ends its range allows)."""
+        return self.model_copy(update={"end": end})
+
     def label(self) -> str:
-        return f"{self.start.isoformat(timespec='minutes')} to {self.end.isoformat(timespec='minutes')}"
+        end = self.end.isoformat(timespec="minutes") if not self.open_end else \
+            f"between {self.end.min.isoformat(timespec='minutes')} and {self.end.max.isoformat(timespec='minutes')}"
+        return f"{self.start.isoformat(timespec='minutes')} to {end}"
 
 
 class Daily(Strict):
@@ -173,48 +263,92 @@ class Daily(Strict):
     first_day: date = Field(description="The first day the event opens, e.g. 2027-07-16.")
     last_day: date = Field(description="The last day it opens (a session closing after midnight ends the day after).")
     open: time = Field(description="Opening time each day, e.g. 10:00.")
-    close: time = Field(description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight.")
+    close: time | CloseRange = Field(json_schema_extra=_may_be_unknown, description="Closing time each day, e.g. 21:00; a close earlier than the open (or 00:00) is after midnight. A range {min, max} or `unknown` when not known (the same each day).")
+    expected_max: dict[date, int] | None = Field(None, json_schema_extra=_counts_by_day, description="The peak present at any one time on some days, by the day the session opens, where it is below the event's (e.g. {\"2027-08-13\": 6000}); days left out have the event's peak.")
 
     _within = field_validator("first_day", "last_day")(lambda value: within_dates(value))
+
+    @model_validator(mode="before")
+    @classmethod
+    def unknown_close(cls, data: Any) -> Any:
+        """`close: unknown`: any time from a minute after the opening to a minute before it, the next day."""
+        if isinstance(data, dict) and data.get("close") == "unknown":
+            opening = data.get("open")
+            try:
+                opening = time.fromisoformat(opening) if isinstance(opening, str) else opening
+            except ValueError:
+                return data  # the opening's own error is reported
+            if isinstance(opening, time):
+                start = datetime.combine(date(2000, 1, 1), opening)
+                data = {**data, "close": CloseRange(min=(start + ONE_MINUTE).time(), max=(start - ONE_MINUTE).time())}
+        return data
 
     @model_validator(mode="after")
     def days_in_order(self) -> "Daily":
         if self.last_day < self.first_day:
             raise ValueError(f"last_day ({self.last_day}) is before first_day ({self.first_day})")
-        if self.open == self.close:
+        closes = (self.close.min, self.close.max) if isinstance(self.close, CloseRange) else (self.close,)
+        if self.open in closes:
             raise ValueError("open and close are the same time: an event open around the clock is one session "
                              "(schedule.start and schedule.end)")
-        if self.open.tzinfo is not None or self.close.tzinfo is not None:
+        if any(t.tzinfo is not None for t in (self.open, *closes)):
             raise ValueError("give local clock times without a UTC offset (e.g. 10:00)")
+        if len(closes) == 2 and self._after_open(closes[0]) > self._after_open(closes[1]):
+            raise ValueError(f"close: min ({closes[0].isoformat('minutes')}) comes after max ({closes[1].isoformat('minutes')}), "
+                             f"counted from the opening at {self.open.isoformat('minutes')}")
         if (self.last_day - self.first_day).days > MAX_EVENT_DAYS:
             raise ValueError(f"an event may last at most {MAX_EVENT_DAYS} days")
+        for day, count in (self.expected_max or {}).items():
+            if not self.first_day <= day <= self.last_day:
+                raise ValueError(f"expected_max: {day.isoformat()} is not a day from first_day ({self.first_day}) to last_day "
+                                 f"({self.last_day})")
+            if not 0 <= count <= 10_000_000:
+                raise ValueError(f"expected_max: {day.isoformat()}: must be a whole number from 0 to 10,000,000")
         return self
+
+    def _after_open(self, close: time) -> timedelta:
+        """How long after the opening a closing time comes (past midnight when it is not later than the opening)."""
+        opening = datetime.combine(self.first_day, self.open)
+        return datetime.combine(self.first_day + timedelta(days=1) if close <= self.open else self.first_day, close) - opening
+
+    def closing_on(self, day: date, close: time) -> datetime:
+        """The end of the session that opens on `day`, closing at `close`."""
+        return datetime.combine(day, self.open) + self._after_open(close)
 
     def sessions(self) -> list[Session]:
         found = []
         day = self.first_day
         while day <= self.last_day:
             start = datetime.combine(day, self.open)
-            end = datetime.combine(day + timedelta(days=1) if self.close <= self.open else day, self.close)
-            found.append(Session(start=start, end=end))
+            if isinstance(self.close, CloseRange):
+                end: datetime | EndRange = EndRange(min=self.closing_on(day, self.close.min), max=self.closing_on(day, self.close.max))
+            else:
+                end = self.closing_on(day, self.close)
+            found.append(Session(start=start, end=end, expected_max=(self.expected_max or {}).get(day)))
             day += timedelta(days=1)
         return found
 
 
 class Schedule(Strict):
     start: datetime | None = Field(None, description="Local date and time the assembly starts, e.g. 2027-07-16T12:00 (one continuous session; or give `sessions` or `daily`).")
-    end: datetime | None = Field(None, description="Local date and time the assembly ends.")
+    end: datetime | EndRange | None = Field(None, json_schema_extra=_may_be_unknown, description="Local date and time the assembly ends; a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
     sessions: list[Session] | None = Field(None, description="The periods the event runs, in any order; sessions that touch (one ends as the next begins) run on as one; overlapping sessions are refused.")
     daily: Daily | None = Field(None, description="Shorthand for one session a day with the same hours: {first_day, last_day, open, close}.")
     darkness: bool | None = Field(None, description="Whether any part runs during hours of darkness; derived when left out (see README).")
     _runs: tuple[Session, ...] = PrivateAttr(default=())
+    _open: tuple[tuple[str, tuple[int, ...]], ...] = PrivateAttr(default=())
+
+    @model_validator(mode="before")
+    @classmethod
+    def unknown_end(cls, data: Any) -> Any:
+        return _open_end(data)
 
     @field_validator("start", "end")
     @classmethod
-    def naive_local_time(cls, value: datetime | None) -> datetime | None:
-        return value if value is None else _local(value)
+    def naive_local_time(cls, value: Any) -> Any:
+        return _local(value) if isinstance(value, datetime) else value
 
     @model_validator(mode="after")
     def one_form(self) -> "Schedule":
@@ -236,11 +370,27 @@ class Schedule(Strict):
             raise ValueError("give at least one session")
         if len(runs) > MAX_SESSIONS:
             raise ValueError(f"at most {MAX_SESSIONS:,} sessions")
-        runs.sort(key=lambda s: (s.start, s.end))
-        for before, after in zip(runs, runs[1:]):
-            if after.start < before.end:
-                raise ValueError(f"sessions overlap: {before.label()} and {after.label()}")
-        if (runs[-1].end - runs[0].start).days > MAX_EVENT_DAYS:
+        # Each open end, by its path and the sessions it sets (tracked through the sort by position in the file).
+        if self.daily is not None:
+            paths = {number: "schedule.daily.close" for number, s in enumerate(runs) if s.open_end}
+        else:
+            paths = {number: "schedule.end" if self.sessions is None else f"schedule.sessions[{number}].end"
+                     for number, s in enumerate(runs) if s.open_end}
+        order = sorted(range(len(runs)), key=lambda n: (runs[n].start, runs[n].latest_end))
+        runs = [runs[n] for n in order]
+        for number, (before, after) in enumerate(zip(runs, runs[1:])):
+            if before.open_end and before.end._unstated and after.start < before.latest_end:
+                # an end given as `unknown` lies before the next session's start
+                runs[number] = before = before.ending(EndRange(min=before.earliest_end, max=max(after.start, before.earliest_end)))
+            if after.start < before.latest_end:
+                raise ValueError(f"sessions overlap: {before.label()} and {after.label()}"
+                                 + (" (the latest end of a range may not pass the next session's start)" if before.open_end else ""))
+        opened: dict[str, list[int]] = {}
+        for position, number in enumerate(order):
+            if number in paths:
+                opened.setdefault(paths[number], []).append(position)
+        self._open = tuple((path, tuple(positions)) for path, positions in opened.items())
+        if (runs[-1].latest_end - runs[0].start).days > MAX_EVENT_DAYS:
             raise ValueError(f"an event may last at most {MAX_EVENT_DAYS} days")
         self._runs = tuple(runs)
         return self
@@ -256,12 +406,17 @@ class Schedule(Strict):
 
     @property
     def closing(self) -> datetime:
-        return self._runs[-1].end
+        return self._runs[-1].latest_end
+
+    def open_ends(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Each end (or daily closing time) the file leaves open: its path, and the sessions (indexes into
+        `runs`) whose end it sets."""
+        return self._open
 
 
 class Site(Strict):
     kind: _choice("site_kinds") = Field("open_land", description="What kind of place hosts the event.")
-    seating_capacity: int | Range | None = Field(None, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
+    seating_capacity: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
 
     _seating = field_validator("seating_capacity", mode="before")(_number_or_range(10_000_000))
     capacity: int | None = Field(None, ge=0, le=10_000_000, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
@@ -272,8 +427,8 @@ class Site(Strict):
 class Organizer(Strict):
     kind: _choice("organizer_kinds") = Field("individual", description="Legal form of the organizer.")
     sponsor: _choice("sponsor_kinds") = Field("private", description="Who sponsors the event.")
-    applicant_age: int | Range | None = Field(None, description="Age of the applicant (a number, a range, or `unknown`).")
-    person_in_charge_age: int | Range | None = Field(None, description="Age of the person in charge (a number, a range, or `unknown`).")
+    applicant_age: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Age of the applicant (a number, a range, or `unknown`).")
+    person_in_charge_age: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Age of the person in charge (a number, a range, or `unknown`).")
 
     _ages = field_validator("applicant_age", "person_in_charge_age", mode="before")(_number_or_range(120))
     site_interest: _choice("site_interests") | None = Field(None, description="The applicant's interest in the site.")
@@ -366,6 +521,10 @@ class Event(Strict):
             if session.expected_max is not None and session.expected_max > peak:
                 raise ValueError(f"schedule.sessions[{number}].expected_max ({session.expected_max:,}) is above the "
                                  f"event's peak, attendance.expected_max ({peak:,})")
+        for day, count in (self.schedule.daily.expected_max or {}).items() if self.schedule.daily else ():
+            if count > peak:
+                raise ValueError(f"schedule.daily.expected_max: {day.isoformat()} ({count:,}) is above the event's peak, "
+                                 f"attendance.expected_max ({peak:,})")
         return self
 
     @model_validator(mode="after")
@@ -387,7 +546,7 @@ class Event(Strict):
     def has_unknowns(self) -> bool:
         ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.site.seating_capacity, self.organizer.applicant_age,
                   self.organizer.person_in_charge_age)
-        return bool(self.unknown) or any(isinstance(value, Range) for value in ranges)
+        return bool(self.unknown) or any(isinstance(value, Range) for value in ranges) or bool(self.schedule.open_ends())
 
 
 # What `unknown` may name: each a yes/no fact, except the enumerated ones whose value is open.

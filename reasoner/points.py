@@ -9,8 +9,11 @@ name says its unit, as the encodings name them: `..._percent...` is a share of a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta, timezone
 
+from .clocks import zone
 from .program import law
+from .vocabulary import ordinance_time_zones
 
 MINUTES_PER_DAY = 1440
 
@@ -51,3 +54,22 @@ def clock_points(ordinances: Sequence[str]) -> set[int]:
     for start, end in law(tuple(ordinances)).windows:
         points |= {(m + d) % MINUTES_PER_DAY for m in (start, end) for d in (-1, 0, 1)}
     return points
+
+
+def end_points(ordinances: Sequence[str], start: datetime, origins: Iterable[datetime], until: datetime) -> set[datetime]:
+    """Ends of a session that starts at `start` where a conclusion can change, up to `until` (local date-times): where
+    a duration the ordinances state is crossed, counted in real time in each ordinance's zone from each origin (the
+    session's start, the start of a stretch it may close), and the clock points of each day it may touch."""
+    durations = duration_points(ordinances)
+    zones = {ordinance_time_zones()[o] for o in ordinances}
+    points: set[datetime] = set()
+    for origin in origins:
+        for name in zones:
+            at = origin.replace(tzinfo=zone(name)).astimezone(timezone.utc)
+            points |= {(at + timedelta(minutes=m)).astimezone(zone(name)).replace(tzinfo=None) for m in durations}
+    day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+    clock = sorted(clock_points(ordinances))
+    while day <= until:
+        points |= {day + timedelta(minutes=m) for m in clock}
+        day += timedelta(days=1)
+    return {p for p in points if start < p <= until}

@@ -262,7 +262,7 @@ def _depends_line(entry: dict[str, Any]) -> Text:
     parts = []
     for answer in entry["answers"]:
         if "from" in answer:
-            span = f"{answer['from']:,}" if answer["from"] == answer["to"] else f"{answer['from']:,}–{answer['to']:,}"
+            span = _piece(answer["from"], answer["to"])
         else:
             span = answer["value"]
         parts.append(f"{span}: {OUTCOME_WORDS[answer['outcome']]}")
@@ -354,7 +354,7 @@ PERMIT_WORDS = {"required": "required", "possibly_required": "possibly required"
 def _answer(answer: dict[str, Any]) -> str:
     permits = "; ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in answer["permit"].items())
     if "from" in answer:
-        span = f"{answer['from']:,}" if answer["from"] == answer["to"] else f"{answer['from']:,}–{answer['to']:,}"
+        span = _piece(answer["from"], answer["to"])
         return f"{span} → {permits}"
     return f"{answer['value']} → {permits} (settles {answer['settles']})"
 
@@ -520,3 +520,10 @@ def print_thresholds(rows: list[dict[str, Any]]) -> None:
         table.add_row(row["ordinance"], words(row["name"]), f"{row['value']:,}", clause,
                       Text(row["words"] or "", style="italic"))
     console.print(table)
+
+
+def _piece(low: Any, high: Any) -> str:
+    """A piece of ordered answers: numbers with thousands separators, times and dates as they are."""
+    def shown(value: Any) -> str:
+        return f"{value:,}" if isinstance(value, int) else str(value)
+    return shown(low) if low == high else f"{shown(low)}–{shown(high)}"

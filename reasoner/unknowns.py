@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 import clingo
 from clingo import ast
 
+from .atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, _symbol, session_darkness, session_facts
+from .clocks import check_local_time
 from .conclusions import _merge, _read
-from .event import UNKNOWN_ENUMS, Event, Range
-from .points import number_points
+from .event import UNKNOWN_ENUMS, Event, Range, Session
+from .points import end_points, number_points
 from .program import Program
 from .reasons import reason_text
 from .schema import unknown_inputs
@@ -44,13 +47,15 @@ class Unknown:
     values: list[tuple[Any, clingo.Symbol | None]]   # (value, atom); None atom for "no" of a flag
     flag_atom: clingo.Symbol | None = None           # for yes/no facts
     sampled: bool = False
+    ordered: bool = False                            # values in order (numbers, ends): answers read as ranges
+    brings: list[clingo.Symbol] = field(default_factory=list)   # facts that come with an alternative (modes.lp)
 
     def choice_facts(self) -> list[clingo.Symbol]:
         """The fact as a choice (modes.lp, part `choices`): open, or exactly one of its alternatives."""
         if self.flag_atom is not None:
             return [clingo.Function("_open", [self.flag_atom])]
         group = clingo.String(self.path)
-        return [clingo.Function("_alternative", [group, atom]) for _, atom in self.values]
+        return [clingo.Function("_alternative", [group, atom]) for _, atom in self.values] + self.brings
 
     def assume(self, value: Any) -> list[tuple[clingo.Symbol, bool]]:
         if self.flag_atom is not None:
@@ -101,8 +106,89 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
                 value = Range(min=peak, max=value.max)
             values, sampled = candidates(value, event, ordinances)
-            found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values], sampled=sampled))
+            found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
+                                 sampled=sampled, ordered=True))
+    found.extend(open_ends(event, index, ordinances))
     return found
+
+
+# ---------------------------------------------------------------- ends left open
+
+# Where the darkness derived from a session's end changes (reasoner/atoms.py): the ends of the always-light hours,
+# the start of the always-dark ones, and midnight.
+DARKNESS_CLOCK = (ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM)
+
+
+def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int) -> set[datetime]:
+    """The ends of session `position` within its range where a conclusion can change (reasoner/points.py), with
+    the darkness clock points of each day, counted from the session's start and from every earlier session's (a
+    stretch it may close)."""
+    runs = event.schedule.runs
+    session = runs[position]
+    low, high = session.open_end.min, session.open_end.max
+    origins = [s.start for s in runs[:position + 1]]
+    points = {low, high} | end_points(ordinances, session.start, origins, high)
+    day = session.start.replace(hour=0, minute=0)
+    while day <= high:
+        points |= {datetime.combine(day.date(), t) + timedelta(minutes=d) for t in DARKNESS_CLOCK for d in (0, 1)}
+        day += timedelta(days=1)
+    points |= {s.start for s in runs[position + 1:position + 2]}  # touching the next session
+    return {p for p in points if low <= p <= high}
+
+
+def _exists(moment: datetime) -> bool:
+    """Whether a local time exists once in every ordinance's zone (an end needs no `end_occurrence`)."""
+    try:
+        check_local_time(moment, None, "end")
+    except ValueError:
+        return False
+    return True
+
+
+def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unknown]:
+    """Each end the event leaves open as a choice among the ends where a conclusion can change: each candidate
+    `_end(Path,Value)` brings the facts of the sessions it ends (and their darkness, when that is derived)."""
+    schedule = event.schedule
+    groups = schedule.open_ends()
+    if not groups:
+        return []
+    runs = schedule.runs
+    derive = schedule.darkness is None and "schedule.darkness" not in event.unknown
+    e = clingo.Number(index)
+    found: list[Unknown] = []
+    brings: list[clingo.Symbol] = []
+    if derive:
+        open_positions = {p for _, positions in groups for p in positions}
+        states = {session_darkness(s) for p, s in enumerate(runs) if p not in open_positions}
+        brings += [clingo.Function("_dark_known", [e, clingo.Function(_DARK[state])]) for state in states]
+    for path, positions in groups:
+        if path == "schedule.daily.close":  # one closing time for every day
+            daily = schedule.daily
+            closes = {t.time() for p in positions for t in _session_end_points(event, ordinances, p)}
+            ends = {close: [daily.closing_on(runs[p].start.date(), close) for p in positions] for close in closes}
+            choices = [(close.isoformat("minutes"), ends[close]) for close in
+                       sorted(closes, key=lambda c: ends[c][0]) if all(_exists(t) for t in ends[close])]
+        else:
+            [position] = positions
+            choices = [(t.isoformat(timespec="minutes"), [t]) for t in sorted(_session_end_points(event, ordinances, position))
+                       if _exists(t)]
+        unknown = Unknown(path, [], sampled=True, ordered=True)
+        for value, ends_at in choices:
+            key = clingo.Function("_end", [clingo.String(path), clingo.String(value)])
+            unknown.values.append((value, key))
+            for position, end in zip(positions, ends_at):
+                session = runs[position].ending(end)
+                unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [_symbol(a) for a in args])])
+                                   for name, args in session_facts(index, session)]
+                if derive:
+                    unknown.brings.append(clingo.Function("_dark_with", [e, key, clingo.Function(_DARK[session_darkness(session)])]))
+        found.append(unknown)
+    if found:
+        found[0].brings += brings
+    return found
+
+
+_DARK = {True: "dark", False: "light", None: "unsure"}
 
 
 class Completions:
@@ -341,6 +427,7 @@ def decisive_answers(holds: Callable[[clingo.Symbol], bool], answers: Sequence[t
     either way come first."""
     outcomes: dict[str, list[tuple[Any, str]]] = defaultdict(list)
     sampled = {unknown.path: unknown.sampled for unknown, *_ in answers}
+    ordered = {unknown.path: unknown.ordered for unknown, *_ in answers}
     for unknown, value, brave, cautious in answers:
         outcome = "holds" if any(holds(a) for a in cautious) else "open" if any(holds(a) for a in brave) else "fails"
         outcomes[unknown.path].append((value, outcome))
@@ -348,7 +435,7 @@ def decisive_answers(holds: Callable[[clingo.Symbol], bool], answers: Sequence[t
     for path, pairs in outcomes.items():
         if len({outcome for _, outcome in pairs}) < 2:
             continue
-        if all(isinstance(v, int) and not isinstance(v, bool) for v, _ in pairs):
+        if ordered[path]:
             pieces: list[dict[str, Any]] = []
             for value, outcome in pairs:
                 if pieces and pieces[-1]["outcome"] == outcome:
@@ -403,7 +490,7 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
             "fact": unknown.path, "settles_permit_for": settles_permit, "settled_by_any_answer": len(always),
             "settled_by_some_answer": len(sometimes), "clauses": clauses,
         }
-        if unknown.flag_atom is None and all(isinstance(v, int) and not isinstance(v, bool) for v, *_ in outcomes):
+        if unknown.ordered:
             entry["answers"] = _intervals([(v, p, n) for v, _, p, _, n in outcomes])
         else:
             entry["answers"] = [{"value": _describe(v), "permit": p, "settles": len(s), "conclusions": _settled_list(n)}

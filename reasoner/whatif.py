@@ -18,7 +18,7 @@ from .atoms import event_atoms, session_facts
 from .conclusions import evaluate
 from .clocks import check_local_time
 from .event import Event, Session
-from .points import clock_points, duration_points, number_points
+from .points import duration_points, end_points, number_points
 from .program import Program
 from .schema import INPUT
 from .vocabulary import names
@@ -80,15 +80,11 @@ def _end_candidates(event: Event, ordinance: str, index: int) -> list[datetime]:
     stretch = index
     while stretch > 0 and runs[stretch - 1].end == runs[stretch].start:
         stretch -= 1
-    durations = duration_points((ordinance,))
-    points = {end} | {origin + timedelta(minutes=m) for m in durations for origin in (start, runs[stretch].start)}
-    day = start.replace(hour=0, minute=0)
-    clock = sorted(clock_points((ordinance,)))
-    while day <= end + timedelta(days=1):
-        points |= {day + timedelta(minutes=m) for m in clock}
-        day += timedelta(days=1)
-    limit = runs[index + 1].start if index + 1 < len(runs) else None
-    return sorted(p for p in points if p > start and (limit is None or p <= limit) and _exists(p))
+    longest = max(duration_points((ordinance,)), default=0)
+    limit = runs[index + 1].start if index + 1 < len(runs) else \
+        max(end + timedelta(days=1), runs[stretch].start + timedelta(minutes=longest))
+    points = {end} | end_points((ordinance,), start, (start, runs[stretch].start), limit)
+    return sorted(p for p in points if _exists(p))
 
 
 def _exists(moment: datetime) -> bool:
@@ -236,6 +232,8 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
     kept = set(keep)
     if "attendance.expected_max" in event.unknown or not isinstance(event.attendance.expected_max, int):
         kept.add("attendance")  # the peak is unknown: no known number to change
+    if event.schedule.open_ends():
+        kept.add("schedule")  # an end is unknown: the sessions are not known facts to move
     free = [g for g in GROUPS if g not in kept]
 
     def names_it(atom: clingo.Symbol) -> bool:
@@ -330,12 +328,17 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str], un
     return Event.model_validate(data)
 
 
+def _end_text(session: Session) -> str:
+    end = session.open_end
+    return session.end.isoformat(timespec="minutes") if end is None else \
+        f"{end.min.isoformat(timespec='minutes')}..{end.max.isoformat(timespec='minutes')}"
+
+
 def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
     found = []
     single = before.schedule.start is not None
     pairs = [("attendance.expected_max", before.attendance.expected_max, after.attendance.expected_max),
-             *((("schedule.end" if single else f"schedule.sessions[{i}].end"), old.end.isoformat(timespec="minutes"),
-                new.end.isoformat(timespec="minutes")) for i, (old, new) in enumerate(zip(before.schedule.runs, after.schedule.runs))),
+             *((("schedule.end" if single else f"schedule.sessions[{i}].end"), _end_text(old), _end_text(new)) for i, (old, new) in enumerate(zip(before.schedule.runs, after.schedule.runs))),
              ("site.kind", before.site.kind, after.site.kind), ("organizer.sponsor", before.organizer.sponsor, after.organizer.sponsor),
              ("organizer.kind", before.organizer.kind, after.organizer.kind)]
     for path, old, new in pairs:

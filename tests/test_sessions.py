@@ -159,3 +159,36 @@ def test_batch_reads_the_daily_shorthand_from_csv_columns_and_sessions_from_json
 def test_overlapping_sessions_are_refused():
     with pytest.raises(EventFileError, match="sessions overlap"):
         event([(DAY.replace(hour=10), DAY.replace(hour=18)), (DAY.replace(hour=17), DAY.replace(hour=20))])
+
+
+FAIR_DAYS = {"first_day": "2027-08-12", "last_day": "2027-08-14", "open": "03:00", "close": "23:00"}
+
+
+@pytest.mark.parametrize("counts, said", [
+    ({"2027-08-15": 10}, "schedule.daily: expected_max: 2027-08-15 is not a day from first_day (2027-08-12) to last_day (2027-08-14)"),
+    ({"2027-08-13": 7000}, "schedule.daily.expected_max: 2027-08-13 (7,000) is above the event's peak, attendance.expected_max (6,000)"),
+    ({"2027-08-13": "many"}, "schedule.daily.expected_max: 2027-08-13: must be a whole number, not text"),
+    ({"2027-08-13": -1}, "expected_max: 2027-08-13: must be a whole number from 0 to 10,000,000"),
+    ({"13 August": 10}, "schedule.daily.expected_max"),
+])
+def test_a_bad_count_for_a_day_exits_2_naming_the_field(tmp_path, counts, said):
+    from click.testing import CliRunner
+
+    from reasoner.cli import main
+
+    path = tmp_path / "fair.json"
+    path.write_text(json.dumps({"id": "f", "attendance": {"expected_max": 6000},
+                                "schedule": {"daily": {**FAIR_DAYS, "expected_max": counts}}}))
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", "wyoming"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert str(path) in result.output and said in " ".join(result.output.split()), result.output
+
+
+def test_a_day_s_count_is_the_peak_of_the_session_that_opens_that_day():
+    [e] = parse_events({"id": "f", "attendance": {"expected_max": 6000},
+                        "schedule": {"daily": {**FAIR_DAYS, "expected_max": {"2027-08-13": 4999}}}}, "t")
+    assert [s.expected_max for s in e.schedule.runs] == [None, 4999, None]
+    from reasoner.atoms import event_atoms
+
+    counts = [str(a) for a in event_atoms(1, e) if a.name == "session_attendance"]
+    assert counts == [f"session_attendance(1,{datetime(2027, 8, 13).toordinal()},180,4999)"]
