@@ -44,6 +44,15 @@ def check_local_time(moment: datetime, occurrence: Occurrence | None, field: str
                          f"clocks go back that night): say which with {field}_occurrence: earlier or later")
 
 
+def exists_once(moment: datetime) -> bool:
+    """Whether a local time exists, once, in every ordinance's zone: an end that needs no `end_occurrence`."""
+    try:
+        check_local_time(moment, None, "end")
+    except ValueError:
+        return False
+    return True
+
+
 @lru_cache(maxsize=1 << 16)  # a batch's events share their opening and closing times
 def elapsed_minutes(moment: datetime, origin: datetime, tz_name: str, occurrence: Occurrence | None = None,
                     origin_occurrence: Occurrence | None = None) -> int:

@@ -18,7 +18,7 @@ import clingo
 from clingo import ast
 
 from .atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, _symbol, session_darkness, session_facts
-from .clocks import check_local_time
+from .clocks import exists_once
 from .conclusions import _merge, _read
 from .event import UNKNOWN_ENUMS, Event, Range, Session
 from .points import end_points, number_points
@@ -136,15 +136,6 @@ def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int
     return {p for p in points if low <= p <= high}
 
 
-def _exists(moment: datetime) -> bool:
-    """Whether a local time exists once in every ordinance's zone (an end needs no `end_occurrence`)."""
-    try:
-        check_local_time(moment, None, "end")
-    except ValueError:
-        return False
-    return True
-
-
 def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unknown]:
     """Each end the event leaves open as a choice among the ends where a conclusion can change: each candidate
     `_end(Path,Value)` brings the facts of the sessions it ends (and their darkness, when that is derived)."""
@@ -167,11 +158,11 @@ def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unk
             closes = {t.time() for p in positions for t in _session_end_points(event, ordinances, p)}
             ends = {close: [daily.closing_on(runs[p].start.date(), close) for p in positions] for close in closes}
             choices = [(close.isoformat("minutes"), ends[close]) for close in
-                       sorted(closes, key=lambda c: ends[c][0]) if all(_exists(t) for t in ends[close])]
+                       sorted(closes, key=lambda c: ends[c][0]) if all(exists_once(t) for t in ends[close])]
         else:
             [position] = positions
             choices = [(t.isoformat(timespec="minutes"), [t]) for t in sorted(_session_end_points(event, ordinances, position))
-                       if _exists(t)]
+                       if exists_once(t)]
         unknown = Unknown(path, [], sampled=True, ordered=True)
         for value, ends_at in choices:
             key = clingo.Function("_end", [clingo.String(path), clingo.String(value)])

@@ -16,7 +16,7 @@ import clingo
 
 from .atoms import event_atoms, session_facts
 from .conclusions import evaluate
-from .clocks import check_local_time
+from .clocks import exists_once
 from .event import Event, Session
 from .points import duration_points, end_points, number_points
 from .program import Program
@@ -84,15 +84,7 @@ def _end_candidates(event: Event, ordinance: str, index: int) -> list[datetime]:
     limit = runs[index + 1].start if index + 1 < len(runs) else \
         max(end + timedelta(days=1), runs[stretch].start + timedelta(minutes=longest))
     points = {end} | end_points((ordinance,), start, (start, runs[stretch].start), limit)
-    return sorted(p for p in points if _exists(p))
-
-
-def _exists(moment: datetime) -> bool:
-    try:
-        check_local_time(moment, None, "end")
-    except ValueError:
-        return False
-    return True
+    return sorted(p for p in points if exists_once(p))
 
 
 def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
