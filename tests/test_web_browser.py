@@ -211,16 +211,22 @@ def fill_fair(browser, event: dict) -> None:
         kinds.click()
 
 
+def open_form(browser, server: str, schedule_as: str) -> WebDriverWait:
+    """The page's form, its schedule stated as `schedule_as` (span, daily or sessions)."""
+    wait = WebDriverWait(browser, 60)
+    browser.get(server)
+    wait.until(seen.presence_of_element_located((By.ID, "f-id")))
+    browser.find_element(By.ID, "tab-form").click()
+    browser.find_element(By.ID, f"f-schedule-as-{schedule_as}-choice").click()
+    return wait
+
+
 def test_a_three_day_fair_with_daily_hours_from_the_form_gets_the_clis_answer(server, tmp_path):
     """Open 10:00-21:00 each day (11 hours, never into 1:00-7:00 a.m.) and 10:00-22:00 (12 hours): on both sides of
     Trempealeau's 12 consecutive hours the page answers what `reasoner evaluate` answers for the same event file."""
     browser = open_browser(tmp_path, 1280, 1400)
     try:
-        wait = WebDriverWait(browser, 60)
-        browser.get(server)
-        wait.until(seen.presence_of_element_located((By.ID, "f-id")))
-        browser.find_element(By.ID, "tab-form").click()
-        browser.find_element(By.ID, "f-schedule-as-daily-choice").click()
+        wait = open_form(browser, server, "daily")
         assert browser.find_element(By.ID, "f-schedule-start").is_displayed() is False
         statuses, panel = [], None
         for close in ("21:00", "22:00"):
@@ -251,11 +257,7 @@ def test_sessions_are_added_and_removed_in_the_form_and_answered_as_the_cli_answ
     event["id"] = "form-fair-sessions"
     browser = open_browser(tmp_path, 1280, 1400)
     try:
-        wait = WebDriverWait(browser, 60)
-        browser.get(server)
-        wait.until(seen.presence_of_element_located((By.ID, "f-id")))
-        browser.find_element(By.ID, "tab-form").click()
-        browser.find_element(By.ID, "f-schedule-as-sessions-choice").click()
+        wait = open_form(browser, server, "sessions")
         fill_fair(browser, event)
         add = browser.find_element(By.ID, "f-schedule-sessions-add")
         for _ in range(4):
