@@ -82,3 +82,13 @@ def test_a_clock_time_worked_out_from_another_reads_as_a_clock_time():
     text = printed(explain(event, "gem"))
     assert "with 8:00 a.m. = 7:00 a.m. + 60 minutes" in text
     assert "= 480" not in text
+
+
+def test_trempealeau_alcohol_hours_are_read_from_its_params():
+    # 6.01(5)(a): sales banned from 12:00 midnight, drinking from 1:00 a.m., both to 8:00 a.m.
+    event = parse_events({"id": "fair", "attendance": {"expected_max": 2500},
+                          "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00"}}, "fair")[0]
+    report = explain(event, "trempealeau")
+    said = {s for tree in report["trees"] for s in sentences(tree)}
+    assert any(s.endswith("beverages from midnight to 8:00 a.m.") for s in said)
+    assert any(s.endswith("such beverages from 1:00 a.m. to 8:00 a.m.") for s in said)
