@@ -101,10 +101,85 @@ def synthetic_events(count: int, seed: int = 0) -> Iterator[dict]:
         yield event
 
 
-def write_events(path: Path, count: int) -> Path:
+# The bundled examples that carry a full application: between them every encoded ordinance regulates them.
+APPLICATION_EXAMPLES = ("harvest-music-festival", "compare-music-festival-camping", "compare-county-fair",
+                        "fulton-summer-fest", "gem-emmett-rodeo-weekend", "three-day-county-fair",
+                        "vermont-fun-run", "village-summer-festival")
+REGULATED_SITES = ("open_land", "fairgrounds", "private_property", "park")
+
+
+def _shift(value: str, days: int) -> str:
+    """A date or local date-time of an event file, `days` later, written as it was."""
+    if "T" in value:
+        moment = datetime.fromisoformat(value) + timedelta(days=days)
+        if moment.month in (3, 11) and moment.hour in (1, 2):  # clear of the nights the clocks change
+            moment = moment.replace(hour=3, minute=0)
+        return moment.isoformat(timespec="minutes")
+    return (datetime.fromisoformat(value) + timedelta(days=days)).date().isoformat()
+
+
+def regulated_events(count: int, seed: int = 0) -> Iterator[dict]:
+    """A year of permit applications: the bundled examples with a full application (one per ordinance and
+    more), each copy varied in attendance, dates, kinds, site, application contents, insurance and
+    provisions, with its own id. Every one is regulated by several ordinances and derives hundreds of
+    conclusions, as a clerk's batch does."""
+    import yaml
+
+    v = vocabulary()
+    rng = random.Random(seed)
+    templates = []
+    for name in APPLICATION_EXAMPLES:
+        data = yaml.safe_load((ROOT / "facts" / "events" / f"{name}.yaml").read_text(encoding="utf-8"))
+        templates.append(json.loads(json.dumps(data, default=str)))  # YAML dates as ISO text
+    items = list(v["application_items"])
+    for i in range(count):
+        event = json.loads(json.dumps(rng.choice(templates)))
+        event["id"] = f"app-{i:07d}"
+        days = rng.randrange(-150, 300)
+        scale = rng.uniform(1.0, 3.0)
+        people = event["attendance"]
+        for key in ("expected_max", "female", "male", "max_tickets", "total", "board_finding"):
+            if isinstance(people.get(key), int):
+                people[key] = int(people[key] * scale)
+        schedule = event["schedule"]
+        for key in ("start", "end"):
+            if schedule.get(key):
+                schedule[key] = _shift(schedule[key], days)
+        if "end" in schedule and rng.random() < .3:
+            schedule["end"] = _shift((datetime.fromisoformat(schedule["end"]) + timedelta(minutes=rng.choice((60, 120, 240))))
+                                     .isoformat(timespec="minutes"), 0)
+        daily = schedule.get("daily")
+        if daily:
+            daily["first_day"], daily["last_day"] = _shift(daily["first_day"], days), _shift(daily["last_day"], days)
+            daily["close"] = rng.choice(("21:00", "22:30", "23:30", "00:30"))
+        if rng.random() < .3:
+            event["kinds"] = sorted(set(event["kinds"]) | {rng.choice(COMMON_KINDS)})
+        if rng.random() < .3 and event["site"]["kind"] in REGULATED_SITES:
+            event["site"]["kind"] = rng.choice(REGULATED_SITES)
+        application = event.setdefault("application", {"filed": _shift(schedule.get("start") or daily["first_day"], -90)[:10],
+                                                       "contents": []})
+        application["filed"] = _shift(application["filed"], days + rng.randrange(-40, 30))
+        application["contents"] = [c for c in items if (c in application["contents"] and rng.random() < .9)
+                                   or rng.random() < .25]
+        application["insurance"] = {"general_liability_aggregate_usd": rng.choice((500_000, 1_000_000, 2_000_000, 3_000_000)),
+                                    "per_occurrence_bodily_injury_usd": rng.choice((300_000, 500_000, 1_000_000)),
+                                    "workers_compensation": rng.random() < .7}
+        if rng.random() < .5:
+            application["fee_paid_usd"] = rng.choice((50, 100, 300, 500))
+        provisions = event.get("provisions", {})
+        event["provisions"] = {o: max(0, int(q * scale * rng.uniform(.5, 1.5))) for o, q in provisions.items()}
+        for o in rng.sample(list(v["obligations"]), rng.randint(0, 3)):
+            event["provisions"].setdefault(o, rng.randint(0, max(1, people["expected_max"] // 200)))
+        yield event
+
+
+MIXES = {"synthetic": synthetic_events, "regulated": regulated_events}
+
+
+def write_events(path: Path, count: int, mix: str = "synthetic") -> Path:
     if not path.exists() or sum(1 for _ in path.open("rb")) != count:
         with path.open("w", encoding="utf-8") as handle:
-            for event in synthetic_events(count):
+            for event in MIXES[mix](count):
                 handle.write(json.dumps(event) + "\n")
     return path
 
@@ -214,63 +289,118 @@ def measured_command(command: list[str]) -> tuple[float, int, int, str]:
     return seconds, peak[0], int(found.group(1)) * 1024 if found else 0, err
 
 
+def measure(kind: str, path: Path, work: Path, chunk_size: int) -> dict:
+    """One measurement of the reasoner this process imports (the checkout on PYTHONPATH): `batch`, the
+    `reasoner batch` machinery with 2 workers; `ceiling`, clingo alone on the same events."""
+    if kind == "ceiling":
+        return {"events_per_s": solver_ceiling(path, work, chunk_size)}
+    summary = batch_run(path, work / f"out-{os.getpid()}.jsonl", encoded_ordinances(), workers=2, chunk_size=chunk_size)
+    return {"events_per_s": summary.events / summary.seconds,
+            "us": {phase: seconds / summary.events * 1e6 for phase, seconds in summary.timings.items()}}
+
+
+def measured_in(checkout: Path, kind: str, path: Path, work: Path, chunk_size: int) -> dict:
+    """measure() run by the code of `checkout`, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    command = [sys.executable, __file__, "--measure", kind, str(path), "--workdir", str(work),
+               "--chunk-size", str(chunk_size)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(command)} (PYTHONPATH={checkout}) failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def baseline_checkout(revision: str, work: Path) -> Path:
+    """A detached worktree of `revision` (kept in `work`, reused by later runs)."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", revision], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    target = work / f"baseline-{commit[:12]}"
+    if not target.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(target), commit],
+                       check=True, capture_output=True)
+    return target
+
+
+def side_by_side(args: argparse.Namespace, work: Path) -> None:
+    """Both mixes, baseline and this checkout in turns, clingo alone beside each: medians of --repeat."""
+    sides = {"new": ROOT}
+    if args.baseline:
+        sides = {f"baseline {args.baseline}": baseline_checkout(args.baseline, work), "new": ROOT}
+    for size in (int(s) for s in args.events.split(",")):
+        files = {mix: write_events(work / f"{mix}-{size}.jsonl", size, mix) for mix in args.mixes.split(",")}
+        found: dict[tuple[str, str, str], list[dict]] = {}
+        for _ in range(args.repeat):
+            for mix, path in files.items():
+                for side, checkout in sides.items():
+                    for kind in ("ceiling", "batch"):
+                        found.setdefault((mix, side, kind), []).append(measured_in(checkout, kind, path, work, args.chunk_size))
+        for mix in files:
+            print(f"\n{mix} mix, {size:,} events, all {len(encoded_ordinances())} ordinances"
+                  f" (events/s, medians of {args.repeat}; runs in brackets)")
+            rates = {}
+            for side in sides:
+                for kind, label in (("ceiling", "clingo alone, 2 processes"), ("batch", "batch, 2 workers")):
+                    values = [r["events_per_s"] for r in found[(mix, side, kind)]]
+                    rates[side, kind] = median(values)
+                    print(f"  {side:<22} {label:<27} {median(values):>7,.0f}   ({', '.join(f'{v:,.0f}' for v in values)})")
+                print(f"  {side:<22} {'batch / clingo alone':<27} {rates[side, 'batch'] / rates[side, 'ceiling']:>7.0%}")
+                phases = found[(mix, side, "batch")][0]["us"]
+                cells = {p: median([r["us"][p] for r in found[(mix, side, "batch")]]) for p in phases}
+                print(f"  {side:<22} {'us per event (workers)':<27} " + ", ".join(f"{p} {v:,.0f}" for p, v in cells.items())
+                      + f"; total {sum(cells.values()):,.0f}")
+            if len(sides) == 2:
+                old, new = list(sides)
+                print(f"  new / baseline: batch x{rates[new, 'batch'] / rates[old, 'batch']:.2f},"
+                      f" clingo alone x{rates[new, 'ceiling'] / rates[old, 'ceiling']:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--events", default="10000", help="comma-separated sizes, e.g. 10000,100000")
+    parser.add_argument("--mixes", default="synthetic,regulated")
+    parser.add_argument("--baseline", default=None, help="a git revision measured side by side (e.g. main)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--naive", type=int, default=300, help="events for the naive baseline")
+    parser.add_argument("--naive", type=int, default=0, help="events for the naive baseline (0: not run)")
     parser.add_argument("--chunk-size", type=int, default=batch.DEFAULT_CHUNK_SIZE)
     parser.add_argument("--scale", default="", help="comma-separated sizes for the scaling runs, e.g. 10000,100000,1000000")
     parser.add_argument("--workdir", default=None, help="where the event files and outputs go (default: a temporary folder)")
     parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--measure", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    ordinances = encoded_ordinances()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-batch-"))
     work.mkdir(parents=True, exist_ok=True)
-    events = write_events(work / f"events-{args.events}.jsonl", args.events)
-    naive_file = write_events(work / f"events-{args.naive}.jsonl", args.naive)
+    if args.measure:
+        print(json.dumps(measure(args.measure[0], Path(args.measure[1]), work, args.chunk_size)))
+        return
+    ordinances = encoded_ordinances()
     print(f"{os.cpu_count()} CPUs; {len(ordinances)} ordinances ({', '.join(ordinances)}); medians of {args.repeat} runs")
+    side_by_side(args, work)
 
-    rows: dict[str, list[float]] = {}
-    splits: dict[int, dict[str, float]] = {}
-    for _ in range(args.repeat):
-        rows.setdefault("naive, 1 process", []).append(naive_in_process(naive_file, args.naive, ordinances))
-        summary = batch_run(naive_file, work / "naive.jsonl", ordinances, workers=2, chunk_size=1)
-        rows.setdefault("naive, 2 workers (--chunk-size 1)", []).append(summary.events / summary.seconds)
-        rows.setdefault("clingo alone (no Python per event), 2 processes", []).append(
-            solver_ceiling(events, work, args.chunk_size))
-        for workers in (1, 2):
-            summary = batch_run(events, work / "out.jsonl", ordinances, workers=workers, chunk_size=args.chunk_size)
-            rows.setdefault(f"batch, {workers} worker(s), {args.events:,} events", []).append(summary.events / summary.seconds)
-            split = splits.setdefault(workers, {})
-            for phase, seconds in summary.timings.items():
-                split.setdefault(phase, []).append(seconds / summary.events * 1e6)
-    print("\nthroughput (events/s, every ordinance, whole runs including start-up)")
-    for label, values in rows.items():
-        print(f"  {label:<45} {median(values):>9,.0f}   (runs: {', '.join(f'{v:,.0f}' for v in values)})")
-    best = median(rows[f"batch, 2 worker(s), {args.events:,} events"])
-    print(f"  batch 2 workers / naive 1 process: {best / median(rows['naive, 1 process']):.0f}x;"
-          f" / naive 2 workers: {best / median(rows['naive, 2 workers (--chunk-size 1)']):.0f}x")
-    print("\nwhere a worker's time goes (microseconds per event, median; summed over workers)")
-    for workers, split in splits.items():
-        cells = {phase: median(values) for phase, values in split.items()}
-        total = sum(cells.values())
-        print(f"  {workers} worker(s): " + ", ".join(f"{phase} {value:,.0f}" for phase, value in cells.items())
-              + f"; total {total:,.0f} = {1e6 / total:,.0f} events/s per worker")
+    if args.naive:
+        naive_file = write_events(work / f"synthetic-{args.naive}.jsonl", args.naive)
+        rows: dict[str, list[float]] = {}
+        for _ in range(args.repeat):
+            rows.setdefault("naive, 1 process", []).append(naive_in_process(naive_file, args.naive, ordinances))
+            summary = batch_run(naive_file, work / "naive.jsonl", ordinances, workers=2, chunk_size=1)
+            rows.setdefault("naive, 2 workers (--chunk-size 1)", []).append(summary.events / summary.seconds)
+        print("\nnaive (synthetic mix, events/s): a fresh Control per event")
+        for label, values in rows.items():
+            print(f"  {label:<45} {median(values):>9,.0f}   (runs: {', '.join(f'{v:,.0f}' for v in values)})")
 
     if args.scale:
-        print("\nscaling, 2 workers (events/s; peak memory: summed PSS of all processes / largest single RSS)")
-        for size in (int(s) for s in args.scale.split(",")):
-            source = write_events(work / f"events-{size}.jsonl", size)
-            out = work / f"scale-{size}.jsonl"
-            command = [sys.executable, "-m", "reasoner.cli", "batch", str(source), "--out", str(out),
-                       "--workers", "2", "--chunk-size", str(args.chunk_size), "--no-progress"]
-            seconds, pss, rss, err = measured_command(command)
-            rate = re.search(r"([\d,]+) events/s", err)
-            out.unlink(missing_ok=True)
-            print(f"  {size:>9,} events: {size / seconds:>7,.0f} events/s whole process"
-                  f" ({rate.group(1) if rate else '?'} as it reports), {seconds:,.0f} s;"
-                  f" peak {pss / 2**20:,.0f} MiB PSS, {rss / 2**20:,.0f} MiB largest RSS")
+        print("\nscaling, 2 workers, as a command (events/s; peak memory: summed PSS of all processes / largest single RSS)")
+        for mix in args.mixes.split(","):
+            for size in (int(s) for s in args.scale.split(",")):
+                source = write_events(work / f"{mix}-{size}.jsonl", size, mix)
+                out = work / f"scale-{size}.jsonl"
+                command = [sys.executable, "-m", "reasoner.cli", "batch", str(source), "--out", str(out),
+                           "--workers", "2", "--chunk-size", str(args.chunk_size), "--no-progress"]
+                seconds, pss, rss, err = measured_command(command)
+                rate = re.search(r"([\d,]+) events/s", err)
+                out.unlink(missing_ok=True)
+                print(f"  {mix:<10} {size:>9,} events: {size / seconds:>7,.0f} events/s whole process"
+                      f" ({rate.group(1) if rate else '?'} as it reports), {seconds:,.0f} s;"
+                      f" peak {pss / 2**20:,.0f} MiB PSS, {rss / 2**20:,.0f} MiB largest RSS")
 
     if not args.skip_startup:
         command = [sys.executable, "-m", "reasoner.cli", "evaluate", str(EXAMPLE), "--format", "json"]
