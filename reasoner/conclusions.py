@@ -290,12 +290,15 @@ class Reader:
     rendered once; its text without the event number names its conclusion, which _read (the one
     definition of what an atom means) reads once. Conclusions fold and join only with conclusions of
     the same name (_merge), so a record is merged name by name, each distinct group once, and each
-    distinct record once. The caches start afresh past their limits, so memory stays flat.
+    distinct record once. Past their limits the caches keep only what the last answer set used (the
+    atoms of a clerk's batch recur from one chunk to the next, though each chunk also brings dates and
+    quantities never seen before), so memory stays flat. A conclusion id is never given twice: an entry
+    left pointing at a dropped conclusion can only go unused, never be read as another one.
     """
 
-    # Limits, with what they hold at most (a batch worker holds about 100 MB of caches in all).
-    ATOM_LIMIT = 200_000          # atoms known: 20 MB
-    ITEM_LIMIT = 40_000           # conclusions and merged groups: 50 MB
+    # Limits, with what they hold at most (a batch worker holds about 250 MB of caches in all).
+    ATOM_LIMIT = 1_500_000        # atoms known: 150 MB; a chunk of 1,000 applications shows about 560,000
+    ITEM_LIMIT = 100_000          # conclusions and merged groups: 60 MB
     BODY_BYTES = 24 * 2**20       # records of many conclusions (their JSON and keys): 24 MB
     SMALL = 24                    # records of at most this many atoms recur most: kept apart, by count
     SMALL_LIMIT = 10_000          # 10 MB
@@ -310,6 +313,8 @@ class Reader:
         self._clear()
 
     def _clear(self) -> None:
+        self._last: Sequence[Any] = ()             # the handles the last answer set showed
+        self._dropped = 0                          # conclusion ids dropped (their _items entry is None)
         self._atoms: dict[Any, int] = {}           # atom -> record slot << _SHIFT | conclusion id; -1: none
         self._keys: dict[str, int] = {}            # atom text without its event number -> conclusion id
         self._handle_keys: dict[tuple, int] = {}   # the same, as name and argument handles
@@ -319,6 +324,24 @@ class Reader:
         self._bodies: dict[tuple[int, tuple[int, ...]], Body] = {}   # (ordinance, conclusion ids) -> Body
         self._body_bytes = 0
         self._small: dict[tuple[int, tuple[int, ...]], Body] = {}    # the same, for records of few conclusions
+
+    def _keep_last(self) -> None:
+        """Drop every cached thing the last answer set did not use; its atoms, conclusions and records stay."""
+        atoms = self._atoms
+        self._atoms = kept = {handle: atoms[handle] for handle in self._last}
+        live = {found & _MASK for found in kept.values() if found >= 0}
+        items, names = self._items, self._names
+        for index, item in enumerate(items):
+            if item is not None and index not in live:
+                items[index], names[index] = None, ""
+                self._dropped += 1
+        self._keys = {key: found for key, found in self._keys.items() if found in live}
+        self._handle_keys = {key: found for key, found in self._handle_keys.items() if found in live}
+        self._groups = {key: group for key, group in self._groups.items()
+                        if (key in live if key.__class__ is int else key <= live)}
+        self._small = {key: body for key, body in self._small.items() if live.issuperset(key[1])}
+        self._bodies = {key: body for key, body in self._bodies.items() if live.issuperset(key[1])}
+        self._body_bytes = sum(len(body.tail) + 40 * len(key[1]) for key, body in self._bodies.items())
 
     def _decode(self, handle: Any) -> int:
         """record slot << _SHIFT | conclusion id of a shown atom, -1 for one that is not a conclusion. A known
@@ -394,21 +417,21 @@ class Reader:
 
     def read(self, symbols: Sequence[clingo.Symbol], count: int) -> list[Body]:
         """A Body per (event, ordinance) of the events numbered 1..count: event by event, ordinance by ordinance."""
-        if max(len(self._items), len(self._groups)) > self.ITEM_LIMIT:
+        if len(self._items) > _MASK // 2:  # ids are never reused, and must fit below _SHIFT bits
             self._clear()
-        else:  # the conclusions stay: an atom or record seen again costs a rendering or a merge
-            if len(self._atoms) > self.ATOM_LIMIT:
-                self._atoms.clear()
-            if self._body_bytes > self.BODY_BYTES:
-                self._bodies.clear()
-                self._body_bytes = 0
-            if len(self._small) > self.SMALL_LIMIT:
-                self._small.clear()
+        elif (max(len(self._items) - self._dropped, len(self._groups)) > self.ITEM_LIMIT
+              or len(self._atoms) > self.ATOM_LIMIT):
+            self._keep_last()
+        if self._body_bytes > self.BODY_BYTES:
+            self._bodies.clear()
+            self._body_bytes = 0
+        if len(self._small) > self.SMALL_LIMIT:
+            self._small.clear()
         width = len(self.ordinances)
         if _RAW and len(self._numbers) < count:
             self._numbers.update((clingo.Number(n)._rep, n) for n in range(len(self._numbers) + 1, count + 1))
         atoms = self._atoms
-        handles = _handles(symbols)
+        handles = self._last = _handles(symbols)
         known = list(map(atoms.get, handles))
         if None in known:
             index = known.index(None)
