@@ -37,9 +37,13 @@ from .batch_io import (BatchFault, BatchInputError, Record, Source, csv_cells, c
                        error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
-FIRST_CHUNK = 125          # with a progress bar, chunks grow from this to --chunk-size, doubling: results within a second
+FIRST_CHUNK = 125          # chunks grow from this to --chunk-size (doubling with a progress bar): results within a second
+CHUNK_ROWS_BYTES = 32 * 2**20   # rows per chunk at most about this: a worker holds a chunk's rows a few times over
 RECYCLE_EVENTS = 40_000  # a worker is replaced after about this many events: clingo never frees symbols
 STATE_VERSION = 1
+SOLVE_ATOMS = 120_000    # shown atoms per solver call: about 1,000 events of a county's mix, 200 full applications
+FIRST_SOLVE = 100
+_shown = {"events": 0, "atoms": 0}   # events solved by this process and the atoms they showed
 PHASES = ("validate", "facts", "ground", "solve", "read", "rows")
 
 
@@ -116,6 +120,19 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
     return event, given_id, []
 
 
+def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
+    """Body per (event, ordinance), from solver calls of about SOLVE_ATOMS shown atoms each: a worker's memory
+    follows the size of the program it grounds, and an application shows five times the atoms of a small
+    event. The first call of a process takes FIRST_SOLVE events, to learn how many atoms an event shows."""
+    found: list[Any] = []
+    start = 0
+    while start < len(events):
+        size = FIRST_SOLVE if _shown["events"] == 0 else max(1, SOLVE_ATOMS * _shown["events"] // max(1, _shown["atoms"]))
+        found += _bodies(events[start:start + size], ordinances, timings)
+        start += size
+    return found
+
+
 def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
     """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception."""
     from .conclusions import reader
@@ -126,6 +143,8 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
         start = perf_counter()
         found = reader(ordinances).read(symbols, len(events))
         timings["read"] += perf_counter() - start
+        _shown["events"] += len(events)
+        _shown["atoms"] += len(symbols)
         return found
     except Exception as error:  # noqa: BLE001 - isolated below, event by event
         if len(events) == 1:
@@ -174,7 +193,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     plain = [event for event in events if not getattr(event, "has_unknowns", False)]
     timings["validate"] = perf_counter() - start
     width = len(chunk.ordinances)
-    bodies = _in_order(plain, _bodies(sorted(plain, key=_likeness), chunk.ordinances, timings), width) if plain else []
+    bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings), width) if plain else []
 
     start = perf_counter()
     out: list[Any] = []
@@ -228,7 +247,11 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
             out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out else error_json(error))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
-    output_text = (csv_text(out) if csv_out else "".join(out)).encode("utf-8", "backslashreplace")
+    # The rows given up once joined: a chunk of applications writes about 90 KB an event, held once fewer.
+    joined = csv_text(out) if csv_out else "".join(out)
+    out.clear()
+    output_text = joined.encode("utf-8", "backslashreplace")
+    del joined
     errors_text = ((csv_text(errors) if chunk.errors_format == "csv" else "".join(errors)) if errors else ""
                    ).encode("utf-8", "backslashreplace")
     timings["rows"] = perf_counter() - start
@@ -674,12 +697,15 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
                      options.as_of)
 
+    written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
+
     def chunks() -> Iterator[tuple[Chunk, dict[str, Any]]]:
         batch: list[Record] = []
         skip = summary.resumed
-        # Shown progress starts with small chunks, so it moves at once; they cost about 8% of a 10,000-event run,
-        # so a run nobody watches starts at full size.
-        size = min(options.chunk_size, FIRST_CHUNK if progress is not None else options.chunk_size)
+        # Chunks start small: shown progress moves at once, and the first rows tell how large an event's rows
+        # are before a chunk of heavy ones is sent. Shown progress then doubles the size, else it goes to
+        # --chunk-size at once; either way no larger than about CHUNK_ROWS_BYTES of rows.
+        size = min(options.chunk_size, FIRST_CHUNK)
         for record in source.records():
             if skip:
                 skip -= 1
@@ -690,7 +716,9 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
             if len(batch) >= size:
                 yield chunk(batch), source.mark()
                 batch = []
-                size = min(options.chunk_size, 2 * size)
+                if written["events"]:
+                    fits = max(1, CHUNK_ROWS_BYTES * written["events"] // max(1, written["bytes"]))
+                    size = min(options.chunk_size, fits, 2 * size if progress is not None else options.chunk_size)
         if skip:
             raise BatchInputError(_changed_input(source, sink.input_mark, source.stat))
         if batch:
@@ -713,6 +741,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
             summary.events += result.events
             summary.failed += result.failed
             summary.rows += result.rows
+            written["events"] += result.records
+            written["bytes"] += len(result.output) + len(result.errors)
             for phase, seconds in result.timings.items():
                 summary.timings[phase] = summary.timings.get(phase, 0.0) + seconds
             sink.append(result, summary, mark)

@@ -296,9 +296,9 @@ class Reader:
     left pointing at a dropped conclusion can only go unused, never be read as another one.
     """
 
-    # Limits, with what they hold at most (a batch worker holds about 250 MB of caches in all).
-    ATOM_LIMIT = 1_500_000        # atoms known: 150 MB; a chunk of 1,000 applications shows about 560,000
-    ITEM_LIMIT = 100_000          # conclusions and merged groups: 60 MB
+    # Limits, with what they hold at most (a batch worker holds about 150 MB of caches in all).
+    ATOM_LIMIT = 600_000          # atoms known: 60 MB; a batch's solver call shows about 120,000
+    ITEM_LIMIT = 60_000           # conclusions and merged groups: 60 MB
     BODY_BYTES = 24 * 2**20       # records of many conclusions (their JSON and keys): 24 MB
     SMALL = 24                    # records of at most this many atoms recur most: kept apart, by count
     SMALL_LIMIT = 10_000          # 10 MB

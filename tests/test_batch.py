@@ -454,3 +454,27 @@ def test_a_watched_batch_reports_early_and_writes_the_same_rows(tmp_path):
     batch.run(batch.BatchOptions(str(source), str(plain), ("gem",), workers=0))
     assert watched.read_bytes() == plain.read_bytes()
     assert seen == [125, 375, 400]
+
+
+def test_heavy_events_go_in_smaller_chunks_and_solver_calls_with_the_same_rows(tmp_path, monkeypatch):
+    """A chunk holds at most about CHUNK_ROWS_BYTES of rows, and a worker solves it in calls of about
+    SOLVE_ATOMS shown atoms: both bound a worker's memory, and neither changes a row."""
+    events = scenario_events(2)
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps({**events[n % len(events)], "id": f"e{n}"}) + "\n" for n in range(300)),
+                      encoding="utf-8")
+    plain, bounded = tmp_path / "plain.jsonl", tmp_path / "bounded.jsonl"
+    batch.run(batch.BatchOptions(str(source), str(plain), ORDINANCES, workers=0, chunk_size=1000))
+    sizes: list[int] = []
+    solved: list[int] = []
+    monkeypatch.setattr(batch, "CHUNK_ROWS_BYTES", 60_000)
+    monkeypatch.setattr(batch, "SOLVE_ATOMS", 500)
+    monkeypatch.setattr(batch, "_shown", {"events": 0, "atoms": 0})
+    real = batch._bodies
+    monkeypatch.setattr(batch, "_bodies", lambda evs, *rest: solved.append(len(evs)) or real(evs, *rest))
+    batch.run(batch.BatchOptions(str(source), str(bounded), ORDINANCES, workers=0, chunk_size=1000),
+              progress=lambda summary, position, size: sizes.append(summary.records))
+    assert bounded.read_bytes() == plain.read_bytes()
+    chunks = [b - a for a, b in zip([0, *sizes], sizes)]
+    assert chunks[0] == batch.FIRST_CHUNK and max(chunks[1:]) < batch.FIRST_CHUNK, chunks
+    assert solved[0] == batch.FIRST_SOLVE and max(solved[1:]) < 25, solved

@@ -69,9 +69,11 @@ def test_the_reader_reads_as_the_plain_reading_chunk_after_chunk(chunks):
 def test_the_reader_reads_the_same_after_its_caches_are_cleared(chunks):
     reader = Reader(ORDINANCES)
     reader.ATOM_LIMIT, reader.ITEM_LIMIT, reader.BODY_BYTES, reader.SMALL_LIMIT = 10, 10, 100, 1
-    for events, symbols in chunks:
+    for events, symbols in chunks + chunks[::-1]:  # what the last chunk used is kept, and read again
         assert reader_records(reader, symbols, events) == plain_records(symbols, events, ORDINANCES)
-    assert len(reader._items) < sum(len(symbols) for _, symbols in chunks)
+    # what is held: the atoms of the last two answer sets read, and at most the conclusions they show
+    assert len(reader._atoms) <= len(chunks[0][1]) + len(chunks[1][1]) < sum(len(symbols) for _, symbols in chunks)
+    assert len(reader._items) - reader._dropped <= len(chunks[0][1]) + len(chunks[1][1])
 
 
 def test_the_reader_takes_a_plain_list_of_symbols_as_well_as_a_model(chunks):
