@@ -1,21 +1,31 @@
-"""Batch throughput, side by side with the naive baseline (a fresh clingo Control per event), on realistic
-synthetic events evaluated under every encoded ordinance.
+"""Batch throughput on the two mixes a county sees, side by side with a baseline commit.
 
 Usage:
-  python benchmarks/bench_batch.py [--events 10000] [--repeat 3] [--naive 300] [--scale 10000,100000]
+  python benchmarks/bench_batch.py [--events 10000[,100000]] [--baseline main] [--repeat 3]
+                                   [--mixes synthetic,regulated] [--naive 300] [--scale 10000,100000]
                                    [--workdir DIR] [--skip-startup]
 
+Mixes: `synthetic`, a county's population of events (mostly small, a long tail of large ones, most not
+regulated, about 100 conclusions an event over seven ordinances); `regulated`, a year of permit
+applications (the bundled examples with a full application, varied in numbers, dates, kinds and sites:
+regulated by several ordinances, about 500 conclusions an event), which is what a clerk runs.
+
 Prints medians of --repeat runs (this machine is shared and noisy: compare rows of one run, not runs).
-  * naive: conclusions.evaluate on one event at a time (a Control each), in this process; and the same
-    through the batch machinery with --chunk-size 1 and 2 workers, so both sides use both cores;
+For each size of --events and each mix, in turns within each repeat, for the baseline (checked out in a
+temporary worktree, run with PYTHONPATH pointing at it) and for this checkout, each in a process of its own:
   * clingo alone: each chunk's facts built beforehand, then only parsed, grounded and solved in 2
     processes, nothing read: the ceiling of any batch design with these encodings on this machine;
-  * batch: `reasoner batch` machinery with 1 and 2 workers, and the split of the workers' time between
-    validating records, building facts, grounding (clingo parsing the facts included), solving,
-    reading answer sets and writing rows;
-  * scale: 2 workers at each size of --scale, with peak memory: the sum of the proportional set sizes
-    (PSS, shared pages divided among the processes sharing them) of the command and all its worker
-    processes, sampled every 0.2 s, and /usr/bin/time's largest single-process RSS;
+  * batch: the `reasoner batch` machinery with 2 workers (pool start-up included), and the split of the
+    workers' time between validating records, building facts, grounding (clingo parsing the facts
+    included), solving, reading answer sets and writing rows, in microseconds per event;
+  * cpu: a worker's CPU time per event, in one process over the first 3,000 events (the first chunk left
+    out): the load of the machine moves wall times by a factor of two, CPU times far less.
+Optionally:
+  * naive (--naive N): conclusions.evaluate on one event at a time (a Control each), in this process; and
+    the same through the batch machinery with --chunk-size 1 and 2 workers;
+  * scale: 2 workers at each size of --scale, as a command, with peak memory: the sum of the proportional
+    set sizes (PSS, shared pages divided among the processes sharing them) of the command and all its
+    worker processes, sampled every 0.2 s, and /usr/bin/time's largest single-process RSS;
   * start-up: a cold `reasoner evaluate --format json` of one event, and an explanation of one
     conclusion once the encodings are loaded.
 """
@@ -294,9 +304,30 @@ def measure(kind: str, path: Path, work: Path, chunk_size: int) -> dict:
     `reasoner batch` machinery with 2 workers; `ceiling`, clingo alone on the same events."""
     if kind == "ceiling":
         return {"events_per_s": solver_ceiling(path, work, chunk_size)}
+    if kind == "cpu":
+        return {"us": worker_cpu(path, chunk_size)}
     summary = batch_run(path, work / f"out-{os.getpid()}.jsonl", encoded_ordinances(), workers=2, chunk_size=chunk_size)
     return {"events_per_s": summary.events / summary.seconds,
             "us": {phase: seconds / summary.events * 1e6 for phase, seconds in summary.timings.items()}}
+
+
+def worker_cpu(path: Path, chunk_size: int, count: int = 3000) -> dict[str, float]:
+    """CPU microseconds per event of a worker's whole work (validate, facts, ground, solve, read, rows), in
+    this one process over the first `count` events, the first chunk left out (imports, cold caches): a
+    figure the load of a shared machine barely moves, unlike wall time."""
+    from reasoner.batch_io import Record
+
+    lines = path.read_bytes().splitlines()[:count]
+    ordinances = encoded_ordinances()
+    spent = done = 0.0
+    for index in range(0, len(lines), chunk_size):
+        records = [Record(str(path), index + n + 1, line) for n, line in enumerate(lines[index:index + chunk_size])]
+        start = time.process_time()
+        batch.evaluate_chunk(batch.Chunk(ordinances, "jsonl", None, records, "jsonl", None))
+        if index:
+            spent += time.process_time() - start
+            done += len(records)
+    return {"cpu": spent / done * 1e6}
 
 
 def measured_in(checkout: Path, kind: str, path: Path, work: Path, chunk_size: int) -> dict:
@@ -311,13 +342,17 @@ def measured_in(checkout: Path, kind: str, path: Path, work: Path, chunk_size: i
 
 
 def baseline_checkout(revision: str, work: Path) -> Path:
-    """A detached worktree of `revision` (kept in `work`, reused by later runs)."""
+    """A detached worktree of `revision` in `work`, removed when this process ends."""
+    import atexit
+
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", revision], capture_output=True, text=True,
                             check=True).stdout.strip()
     target = work / f"baseline-{commit[:12]}"
     if not target.exists():
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(target), commit],
                        check=True, capture_output=True)
+        atexit.register(subprocess.run, ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(target)],
+                        capture_output=True, check=False)
     return target
 
 
@@ -332,7 +367,7 @@ def side_by_side(args: argparse.Namespace, work: Path) -> None:
         for _ in range(args.repeat):
             for mix, path in files.items():
                 for side, checkout in sides.items():
-                    for kind in ("ceiling", "batch"):
+                    for kind in args.kinds.split(","):
                         found.setdefault((mix, side, kind), []).append(measured_in(checkout, kind, path, work, args.chunk_size))
         for mix in files:
             print(f"\n{mix} mix, {size:,} events, all {len(encoded_ordinances())} ordinances"
@@ -340,18 +375,29 @@ def side_by_side(args: argparse.Namespace, work: Path) -> None:
             rates = {}
             for side in sides:
                 for kind, label in (("ceiling", "clingo alone, 2 processes"), ("batch", "batch, 2 workers")):
+                    if (mix, side, kind) not in found:
+                        continue
                     values = [r["events_per_s"] for r in found[(mix, side, kind)]]
                     rates[side, kind] = median(values)
                     print(f"  {side:<22} {label:<27} {median(values):>7,.0f}   ({', '.join(f'{v:,.0f}' for v in values)})")
-                print(f"  {side:<22} {'batch / clingo alone':<27} {rates[side, 'batch'] / rates[side, 'ceiling']:>7.0%}")
-                phases = found[(mix, side, "batch")][0]["us"]
-                cells = {p: median([r["us"][p] for r in found[(mix, side, "batch")]]) for p in phases}
-                print(f"  {side:<22} {'us per event (workers)':<27} " + ", ".join(f"{p} {v:,.0f}" for p, v in cells.items())
-                      + f"; total {sum(cells.values()):,.0f}")
+                if (side, "batch") in rates and (side, "ceiling") in rates:
+                    print(f"  {side:<22} {'batch / clingo alone':<27} {rates[side, 'batch'] / rates[side, 'ceiling']:>7.0%}")
+                if (mix, side, "batch") in found:
+                    phases = found[(mix, side, "batch")][0]["us"]
+                    cells = {p: median([r["us"][p] for r in found[(mix, side, "batch")]]) for p in phases}
+                    print(f"  {side:<22} {'us per event (workers)':<27} " + ", ".join(f"{p} {v:,.0f}" for p, v in cells.items())
+                          + f"; total {sum(cells.values()):,.0f}")
+                if (mix, side, "cpu") in found:
+                    values = [r["us"]["cpu"] for r in found[(mix, side, "cpu")]]
+                    rates[side, "cpu"] = median(values)
+                    print(f"  {side:<22} {'CPU us per event, 1 process':<27} {median(values):>7,.0f}"
+                          f"   ({', '.join(f'{v:,.0f}' for v in values)})")
             if len(sides) == 2:
                 old, new = list(sides)
-                print(f"  new / baseline: batch x{rates[new, 'batch'] / rates[old, 'batch']:.2f},"
-                      f" clingo alone x{rates[new, 'ceiling'] / rates[old, 'ceiling']:.2f}")
+                ratios = [f"{label} x{rates[old, kind] / rates[new, kind] if kind == 'cpu' else rates[new, kind] / rates[old, kind]:.2f}"
+                          for kind, label in (("batch", "batch"), ("ceiling", "clingo alone"), ("cpu", "events per CPU second"))
+                          if (old, kind) in rates and (new, kind) in rates]
+                print("  new / baseline: " + ", ".join(ratios))
 
 
 def main() -> None:
@@ -359,6 +405,8 @@ def main() -> None:
     parser.add_argument("--events", default="10000", help="comma-separated sizes, e.g. 10000,100000")
     parser.add_argument("--mixes", default="synthetic,regulated")
     parser.add_argument("--baseline", default=None, help="a git revision measured side by side (e.g. main)")
+    parser.add_argument("--kinds", default="ceiling,batch,cpu",
+                        help="what is measured per mix and side: ceiling (clingo alone), batch, cpu (a worker's CPU per event)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--naive", type=int, default=0, help="events for the naive baseline (0: not run)")
     parser.add_argument("--chunk-size", type=int, default=batch.DEFAULT_CHUNK_SIZE)
