@@ -18,7 +18,7 @@ temporary worktree, run with PYTHONPATH pointing at it) and for this checkout, e
   * batch: the `reasoner batch` machinery with 2 workers (pool start-up included), and the split of the
     workers' time between validating records, building facts, grounding (clingo parsing the facts
     included), solving, reading answer sets and writing rows, in microseconds per event;
-  * cpu: a worker's CPU time per event, in one process over the first 3,000 events (the first chunk left
+  * cpu: a worker's CPU time per event, in one process over the first 6,000 events (the first chunk left
     out): the load of the machine moves wall times by a factor of two, CPU times far less.
 Optionally:
   * naive (--naive N): conclusions.evaluate on one event at a time (a Control each), in this process; and
@@ -311,7 +311,7 @@ def measure(kind: str, path: Path, work: Path, chunk_size: int) -> dict:
             "us": {phase: seconds / summary.events * 1e6 for phase, seconds in summary.timings.items()}}
 
 
-def worker_cpu(path: Path, chunk_size: int, count: int = 3000) -> dict[str, float]:
+def worker_cpu(path: Path, chunk_size: int, count: int = 6000) -> dict[str, float]:
     """CPU microseconds per event of a worker's whole work (validate, facts, ground, solve, read, rows), in
     this one process over the first `count` events, the first chunk left out (imports, cold caches): a
     figure the load of a shared machine barely moves, unlike wall time."""
