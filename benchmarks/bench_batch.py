@@ -46,6 +46,8 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from timing import publish, table
+
 from reasoner import batch
 from reasoner.conclusions import evaluate
 from reasoner.loading import parse_events
@@ -356,8 +358,10 @@ def baseline_checkout(revision: str, work: Path) -> Path:
     return target
 
 
-def side_by_side(args: argparse.Namespace, work: Path) -> None:
-    """Both mixes, baseline and this checkout in turns, clingo alone beside each: medians of --repeat."""
+def side_by_side(args: argparse.Namespace, work: Path) -> list[tuple]:
+    """Both mixes, baseline and this checkout in turns, clingo alone beside each: medians of --repeat.
+    Returns the rows of the README's table: mix, events, side, clingo alone, batch, share, CPU per event."""
+    table_rows: list[tuple] = []
     sides = {"new": ROOT}
     if args.baseline:
         sides = {f"baseline {args.baseline}": baseline_checkout(args.baseline, work), "new": ROOT}
@@ -392,12 +396,17 @@ def side_by_side(args: argparse.Namespace, work: Path) -> None:
                     rates[side, "cpu"] = median(values)
                     print(f"  {side:<22} {'CPU us per event, 1 process':<27} {median(values):>7,.0f}"
                           f"   ({', '.join(f'{v:,.0f}' for v in values)})")
+                cell = {kind: rates.get((side, kind)) for kind in ("ceiling", "batch", "cpu")}
+                table_rows.append((mix, f"{size:,}", side, *(f"{cell[k]:,.0f}" if cell[k] else "" for k in ("ceiling", "batch")),
+                                   f"{cell['batch'] / cell['ceiling']:.0%}" if cell["batch"] and cell["ceiling"] else "",
+                                   f"{cell['cpu']:,.0f}" if cell["cpu"] else ""))
             if len(sides) == 2:
                 old, new = list(sides)
                 ratios = [f"{label} x{rates[old, kind] / rates[new, kind] if kind == 'cpu' else rates[new, kind] / rates[old, kind]:.2f}"
                           for kind, label in (("batch", "batch"), ("ceiling", "clingo alone"), ("cpu", "events per CPU second"))
                           if (old, kind) in rates and (new, kind) in rates]
                 print("  new / baseline: " + ", ".join(ratios))
+    return table_rows
 
 
 def main() -> None:
@@ -414,6 +423,7 @@ def main() -> None:
     parser.add_argument("--workdir", default=None, help="where the event files and outputs go (default: a temporary folder)")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
+    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
     args = parser.parse_args()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-batch-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -422,17 +432,18 @@ def main() -> None:
         return
     ordinances = encoded_ordinances()
     print(f"{os.cpu_count()} CPUs; {len(ordinances)} ordinances ({', '.join(ordinances)}); medians of {args.repeat} runs")
-    side_by_side(args, work)
+    rows = side_by_side(args, work)
+    scaled: list[tuple] = []
 
     if args.naive:
         naive_file = write_events(work / f"synthetic-{args.naive}.jsonl", args.naive)
-        rows: dict[str, list[float]] = {}
+        naive: dict[str, list[float]] = {}
         for _ in range(args.repeat):
-            rows.setdefault("naive, 1 process", []).append(naive_in_process(naive_file, args.naive, ordinances))
+            naive.setdefault("naive, 1 process", []).append(naive_in_process(naive_file, args.naive, ordinances))
             summary = batch_run(naive_file, work / "naive.jsonl", ordinances, workers=2, chunk_size=1)
-            rows.setdefault("naive, 2 workers (--chunk-size 1)", []).append(summary.events / summary.seconds)
+            naive.setdefault("naive, 2 workers (--chunk-size 1)", []).append(summary.events / summary.seconds)
         print("\nnaive (synthetic mix, events/s): a fresh Control per event")
-        for label, values in rows.items():
+        for label, values in naive.items():
             print(f"  {label:<45} {median(values):>9,.0f}   (runs: {', '.join(f'{v:,.0f}' for v in values)})")
 
     if args.scale:
@@ -449,6 +460,7 @@ def main() -> None:
                 print(f"  {mix:<10} {size:>9,} events: {size / seconds:>7,.0f} events/s whole process"
                       f" ({rate.group(1) if rate else '?'} as it reports), {seconds:,.0f} s;"
                       f" peak {pss / 2**20:,.0f} MiB PSS, {rss / 2**20:,.0f} MiB largest RSS")
+                scaled.append((mix, f"{size:,}", f"{size / seconds:,.0f}", f"{seconds:,.0f} s", f"{pss / 2**20:,.0f} MiB"))
 
     if not args.skip_startup:
         command = [sys.executable, "-m", "reasoner.cli", "evaluate", str(EXAMPLE), "--format", "json"]
@@ -471,6 +483,14 @@ def main() -> None:
         print(f"  cold `reasoner evaluate --format json`, 1 event, all ordinances: {median(cold) * 1000:,.0f} ms")
         print(f"  explain one conclusion (toilets, trempealeau), encodings loaded: {median(warm) * 1000:,.1f} ms")
     print(f"\nfiles in {work}")
+    if args.readme:
+        markdown = table(("mix", "events", "code", "clingo alone, events/s", "batch, 2 workers, events/s",
+                          "batch / clingo alone", "a worker's CPU µs per event"), rows, "lrlrrrr")
+        if scaled:
+            markdown += "\n\nAs a command (`reasoner batch --workers 2`), with peak memory (summed PSS of all its processes):\n\n" \
+                        + table(("mix", "events", "events/s", "wall", "peak memory"), scaled, "lrrrr")
+        command = " ".join(["python", "benchmarks/bench_batch.py", *(a for a in sys.argv[1:] if a != "--readme")])
+        publish("batch", markdown, command)
 
 
 if __name__ == "__main__":
