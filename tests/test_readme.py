@@ -50,7 +50,7 @@ def test_every_figure_in_the_readme_was_written_by_a_benchmark_script():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = FIGURES.findall(text)
     assert len(blocks) == text.count("<!-- figures: "), "a figures block is not closed"
-    assert {name for name, _ in blocks} >= {"web", "unknowns"}
+    assert {name for name, _ in blocks} >= {"web", "unknowns", "batch", "cold", "evaluate"}
     for name, body in blocks:
         command = re.match(r"`python (benchmarks/\w+\.py)[^`]*` \(measured \d{4}-\d\d-\d\d at commit \w+", body)
         assert command, f"figures block {name} does not start with the command and conditions that produced it"
