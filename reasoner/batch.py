@@ -223,7 +223,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 rows += 1 if wide else width
                 continue
         elif event is not None:
-            from .unknowns import evaluate_any
+            from .conclusions import evaluate_any
 
             try:
                 results = evaluate_any([event], chunk.ordinances)

@@ -197,7 +197,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
-    from .unknowns import evaluate_any as run
+    from .conclusions import evaluate_any as run
 
     chosen = _ordinances(ordinances)
     events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None), as_of)

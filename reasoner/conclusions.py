@@ -495,3 +495,19 @@ def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Even
 def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Every conclusion of every ordinance for every event: one record per (event, ordinance)."""
     return results_from_symbols(solve(events, ordinances), events, ordinances)
+
+
+def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/unknowns.py, imported
+    only then: a cold `evaluate` of known facts does without it)."""
+    results: list[dict[str, Any]] = []
+    plain = [e for e in events if not e.has_unknowns]
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    if plain:
+        for record in evaluate(plain, ordinances):
+            by_id.setdefault(record["event"], []).append(record)
+    if len(plain) < len(events):
+        from .unknowns import evaluate_uncertain
+    for event in events:
+        results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
+    return results

@@ -66,7 +66,7 @@ def _arithmetic(event: Event, ordinance: str) -> dict[tuple[str, str], str]:
 def build(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Per event and ordinance: the record `evaluate` gives, each conclusion with the sentence that derives it,
     and the cited clauses with their words."""
-    from .unknowns import evaluate_any
+    from .conclusions import evaluate_any
 
     pages = []
     for record in evaluate_any(events, ordinances):

@@ -34,7 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .compare import ALL_KINDS, DEFAULT_KINDS, item_text
-from .unknowns import evaluate_any
+from .conclusions import evaluate_any
 from .event import Event
 from .program import check_ordinances, solve
 from .schema import OUTPUTS, value_positions

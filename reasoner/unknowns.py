@@ -330,21 +330,6 @@ def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str
     return results
 
 
-def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    """Evaluate events, reasoning over the unknown facts of those that have some."""
-    from .conclusions import evaluate
-
-    results: list[dict[str, Any]] = []
-    plain = [e for e in events if not e.has_unknowns]
-    by_id = {}
-    if plain:
-        for record in evaluate(plain, ordinances):
-            by_id.setdefault(record["event"], []).append(record)
-    for event in events:
-        results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
-    return results
-
-
 # ---------------------------------------------------------------- questions
 
 @lru_cache(maxsize=1 << 16)

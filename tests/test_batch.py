@@ -21,7 +21,7 @@ from reasoner.batch_io import CSV_COLUMNS, BatchInputError
 from reasoner.cli import main
 from reasoner.loading import parse_events
 from reasoner.program import Program, SolveTimeout, solve, time_limit
-from reasoner.unknowns import evaluate_any
+from reasoner.conclusions import evaluate_any
 from reasoner.coverage import scenario_cases
 from reasoner.vocabulary import encoded_ordinances
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +184,14 @@ def test_standard_input_is_read_once_and_json_on_it_is_read_as_json():
     fair = (ROOT / "facts" / "events" / "compare-county-fair.yaml").read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["compare", "-", "--event", "compare-county-fair-2027", "--format", "json"], input=fair)
     assert result.exit_code == 0, result.output
+
+
+def test_a_cold_evaluate_of_known_facts_does_without_the_unknown_facts_machinery():
+    # what a cold `reasoner evaluate` imports is its start-up time (benchmarks/bench_cold.py)
+    code = ("import sys\nfrom reasoner.cli import main\ntry:\n    main(['evaluate', sys.argv[1], '--format', 'json'])\n"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in ('reasoner.unknowns', 'reasoner.registry', 'rich') if m in sys.modules),"
+            " file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "facts" / "events" / "harvest-music-festival.yaml")],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)[0]["event"] == "harvest-music-festival-2027"
+    assert done.stderr.strip().splitlines()[-1] == "[]"

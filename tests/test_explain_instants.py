@@ -11,7 +11,7 @@ import pytest
 
 from reasoner.explain import explain
 from reasoner.loading import load_events
-from reasoner.unknowns import evaluate_any
+from reasoner.conclusions import evaluate_any
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.wording import duration, instant
 from test_explain_words import printed, sentences

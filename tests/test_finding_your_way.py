@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from reasoner.catalog import catalog
 from reasoner.cli import main
 from reasoner.loading import load_events
-from reasoner.unknowns import evaluate_any
+from reasoner.conclusions import evaluate_any
 from reasoner.vocabulary import encoded_ordinances
 
 EVENTS = sorted((Path(__file__).parent.parent / "facts" / "events").glob("*.yaml"))

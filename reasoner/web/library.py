@@ -18,7 +18,8 @@ from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
-from ..unknowns import evaluate_any, questions as event_questions
+from ..conclusions import evaluate_any
+from ..unknowns import questions as event_questions
 from ..vocabulary import encoded_ordinances
 from ..whatif import WhatIfError, whatif as whatif_event
 
