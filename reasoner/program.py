@@ -260,24 +260,31 @@ class Program:
             raise failure[0]
         return self
 
-    def models(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Iterator[clingo.Model]:
-        """Each model as clingo finds it (valid until the next one), under the time limit."""
+    @contextmanager
+    def _solving(self, assumptions: Sequence[tuple[clingo.Symbol, bool]]) -> Iterator[tuple[clingo.SolveHandle, Iterator[clingo.Model]]]:
+        """clingo's solve handle, and its models as clingo finds them (each valid until the next one), each waited
+        for within the time limit."""
         remaining = _remaining("solving")
-        if remaining is None:
-            with self.control.solve(yield_=True, assumptions=list(assumptions)) as handle:
-                yield from handle
-            return
-        deadline = perf_counter() + remaining
-        with self.control.solve(yield_=True, async_=True, assumptions=list(assumptions)) as handle:
+        deadline = None if remaining is None else perf_counter() + remaining
+
+        def found(handle: clingo.SolveHandle) -> Iterator[clingo.Model]:
             while True:
                 handle.resume()
-                if not handle.wait(max(0.0, deadline - perf_counter())):
+                if deadline is not None and not handle.wait(max(0.0, deadline - perf_counter())):
                     handle.cancel()
                     _limit_passed("solving")
                 model = handle.model()
                 if model is None:
                     return
                 yield model
+
+        with self.control.solve(yield_=True, async_=deadline is not None, assumptions=list(assumptions)) as handle:
+            yield handle, found(handle)
+
+    def models(self, assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> Iterator[clingo.Model]:
+        """Each model as clingo finds it (valid until the next one), under the time limit."""
+        with self._solving(assumptions) as (_, found):
+            yield from found
 
     def first(self, read: Callable[[clingo.Model], Any]) -> Any:
         """`read` applied to the first model; None when there is none."""
@@ -308,16 +315,9 @@ class Program:
         """Brave or cautious consequences (shown atoms); None when no answer set satisfies the assumptions.
         Only the last model is read: clingo reports every intermediate one, and reading each cost most of the time."""
         self.control.configuration.solve.enum_mode = mode
-        remaining = _remaining("solving")
-        deadline = None if remaining is None else perf_counter() + remaining
-        with self.control.solve(yield_=True, async_=deadline is not None, assumptions=list(assumptions)) as handle:
-            while True:
-                handle.resume()
-                if deadline is not None and not handle.wait(max(0.0, deadline - perf_counter())):
-                    handle.cancel()
-                    _limit_passed("solving")
-                if handle.model() is None:
-                    break
+        with self._solving(assumptions) as (handle, found):
+            for _ in found:
+                pass
             last = handle.last()
             return None if last is None else set(last.symbols(shown=True))
 
