@@ -13,9 +13,10 @@ import argparse
 
 from timing import ROOT, median_ms, publish, table
 
+from reasoner.conclusions import evaluate_any
 from reasoner.explain import explain
 from reasoner.loading import load_events, parse_events
-from reasoner.unknowns import Completions, evaluate_any, evaluate_uncertain, questions
+from reasoner.unknowns import Completions, evaluate_uncertain, questions
 from reasoner.vocabulary import encoded_ordinances
 from reasoner.whatif import whatif
 
