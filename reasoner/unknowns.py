@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 import clingo
@@ -439,20 +440,15 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
     open_ = {a for a in possible - certain if a.name != "param" and not a.name.startswith("_")}
     open_names = {key for key, state in _name_states(possible, certain).items() if state == "open"}
     found = []
-    for unknown in completions.unknowns:
-        values = [True, False] if unknown.flag_atom is not None else [v for v, _ in unknown.values]
+    for _, answered in groupby(completions.answers(), key=lambda answer: answer[0].path):
         outcomes = []
-        for value in values:
-            result = completions.both(unknown.assume(value))
-            if result is None:
-                continue
-            brave, cautious = result
+        for unknown, value, brave, cautious in answered:
             settled = {a for a in open_ if a in cautious or a not in brave}
             permit = {o: _permit_status(brave, cautious, o) for o in completions.ordinances}
             states = _name_states(brave, cautious)
             named = {(key, states.get(key, "fails")) for key in open_names if states.get(key, "fails") != "open"}
             outcomes.append((value, settled, permit, brave == possible and cautious == certain, named))
-        if not outcomes or all(same for _, _, _, same, _ in outcomes):
+        if all(same for _, _, _, same, _ in outcomes):
             continue
         always = set.intersection(*(s for _, s, _, _, _ in outcomes))
         sometimes = set.union(*(s for _, s, _, _, _ in outcomes))
