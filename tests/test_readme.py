@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,11 @@ def test_every_figure_in_the_readme_was_written_by_a_benchmark_script():
         assert f'publish("{name}"' in (ROOT / command.group(1)).read_text(encoding="utf-8"), \
             f"{command.group(1)} does not write the figures block {name}"
         assert re.search(r"^\| .* \|$", body, re.M), f"figures block {name} holds no table"
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "benchmarks").glob("*.py")))
+def test_every_benchmark_script_imports(script):
+    # the scripts that write the README's figures run outside the suite: an import they lost shows here
+    done = subprocess.run([sys.executable, "-c", f"import {script.removesuffix('.py')}"], cwd=ROOT / "benchmarks",
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
