@@ -47,7 +47,7 @@ def main() -> None:
     rows = [
         (f"{len(UNKNOWN)} unknown facts and a range, all {len(ordinances)} ordinances: evaluate (brave + cautious)",
          lambda: evaluate_uncertain(event, ordinances)),
-        (f"the same: questions", lambda: questions(event, ordinances)),
+        ("the same: questions", lambda: questions(event, ordinances)),
         ("whatif permit_required, trempealeau, the event with every fact known", lambda: whatif(known, "trempealeau", "permit_required")),
         ("unknown festival: explain permit_required, trempealeau", lambda: explain(festival, "trempealeau", "permit_required")),
         ("unknown festival: explain toilets, trempealeau", lambda: explain(festival, "trempealeau", "toilets")),

@@ -20,7 +20,7 @@ from typing import Any
 import clingo
 import yaml
 
-from .check import _Checker, _input_signatures, read_encoding, sample_events
+from .check import _Checker, read_encoding
 from .registry import registry
 from .vocabulary import encoded_ordinances
 

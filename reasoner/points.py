@@ -56,10 +56,12 @@ def clock_points(ordinances: Sequence[str]) -> set[int]:
     return points
 
 
-def end_points(ordinances: Sequence[str], start: datetime, origins: Iterable[datetime], until: datetime) -> set[datetime]:
+def end_points(ordinances: Sequence[str], start: datetime, origins: Iterable[datetime], until: datetime,
+               also_at: Iterable[int] = ()) -> set[datetime]:
     """Ends of a session that starts at `start` where a conclusion can change, up to `until` (local date-times): where
     a duration the ordinances state is crossed, counted in real time in each ordinance's zone from each origin (the
-    session's start, the start of a stretch it may close), and the clock points of each day it may touch."""
+    session's start, the start of a stretch it may close), and the clock points of each day it may touch, with the
+    minutes of the day `also_at`."""
     durations = duration_points(ordinances)
     zones = {ordinance_time_zones()[o] for o in ordinances}
     points: set[datetime] = set()
@@ -68,7 +70,7 @@ def end_points(ordinances: Sequence[str], start: datetime, origins: Iterable[dat
             at = origin.replace(tzinfo=zone(name)).astimezone(timezone.utc)
             points |= {(at + timedelta(minutes=m)).astimezone(zone(name)).replace(tzinfo=None) for m in durations}
     day = start.replace(hour=0, minute=0, second=0, microsecond=0)
-    clock = sorted(clock_points(ordinances))
+    clock = sorted(clock_points(ordinances) | set(also_at))
     while day <= until:
         points |= {day + timedelta(minutes=m) for m in clock}
         day += timedelta(days=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -21,7 +21,7 @@ from clingo import ast
 from .atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, _symbol, session_darkness, session_facts
 from .clocks import exists_once
 from .conclusions import _merge, _read
-from .event import UNKNOWN_ENUMS, Event, Range, Session
+from .event import UNKNOWN_ENUMS, Event, Range
 from .points import end_points, number_points
 from .program import Program
 from .reasons import reason_text
@@ -115,9 +115,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 
 # ---------------------------------------------------------------- ends left open
 
-# Where the darkness derived from a session's end changes (reasoner/atoms.py): the ends of the always-light hours,
-# the start of the always-dark ones, and midnight.
-DARKNESS_CLOCK = (ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM)
+# Where the darkness derived from a session's end changes (reasoner/atoms.py), as minutes of the day: the ends of the
+# always-light hours and the start of the always-dark ones, and the minute after each.
+DARKNESS_MINUTES = {t.hour * 60 + t.minute + d for t in (ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM) for d in (0, 1)}
 
 
 def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int) -> set[datetime]:
@@ -128,11 +128,7 @@ def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int
     session = runs[position]
     low, high = session.open_end.min, session.open_end.max
     origins = [s.start for s in runs[:position + 1]]
-    points = {low, high} | end_points(ordinances, session.start, origins, high)
-    day = session.start.replace(hour=0, minute=0)
-    while day <= high:
-        points |= {datetime.combine(day.date(), t) + timedelta(minutes=d) for t in DARKNESS_CLOCK for d in (0, 1)}
-        day += timedelta(days=1)
+    points = {low, high} | end_points(ordinances, session.start, origins, high, DARKNESS_MINUTES)
     points |= {s.start for s in runs[position + 1:position + 2]}  # touching the next session
     return {p for p in points if low <= p <= high}
 
@@ -283,11 +279,11 @@ def _shortfalls_over_completions(shortfalls: list[dict[str, Any]], certain: set[
     for key, group in groups.items():
         item = dict(group[0])
         item["certainty"] = "certain" if key in certain else "possible"
-        for field in ("value", "required", "provided"):
-            values = sorted({g[field] for g in group})
-            item[field] = values[0] if len(values) == 1 else None
+        for part in ("value", "required", "provided"):
+            values = sorted({g[part] for g in group})
+            item[part] = values[0] if len(values) == 1 else None
             if len(values) > 1:
-                item[f"{field}_range" if field != "value" else "range"] = [values[0], values[-1]]
+                item[f"{part}_range" if part != "value" else "range"] = [values[0], values[-1]]
         found.append(item)
     return found
 

@@ -20,7 +20,7 @@ from reasoner import batch
 from reasoner.batch_io import BatchFault, BatchInputError, Source
 from reasoner.cli import main
 
-from test_batch import ORDINANCES, read_jsonl, scenario_events
+from test_batch import read_jsonl, scenario_events
 
 EVENTS = scenario_events(3)
 

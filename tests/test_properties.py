@@ -32,7 +32,7 @@ from reasoner.atoms import facts_program
 from reasoner.clocks import exists_once
 from reasoner.conclusions import evaluate, results_from_symbols
 from reasoner.loading import parse_events
-from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, solve, zone_facts
+from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, zone_facts
 from reasoner.vocabulary import encoded_ordinances, names
 
 ORDINANCES = encoded_ordinances()

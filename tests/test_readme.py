@@ -2,7 +2,6 @@
 drawing and line wrapping aside; lines with "..." stand for left-out rows) appears in the command's output."""
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess

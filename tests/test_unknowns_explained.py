@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
 from reasoner.explain import Explainer, explain
 from reasoner.loading import parse_events
 
