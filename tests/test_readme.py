@@ -66,3 +66,22 @@ def test_every_benchmark_script_imports(script):
     done = subprocess.run([sys.executable, "-c", f"import {script.removesuffix('.py')}"], cwd=ROOT / "benchmarks",
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_batch_benchmarks_clingo_alone_derives_what_a_worker_derives(tmp_path):
+    # "clingo alone" is the ceiling batch throughput is compared with: it must solve the very program a batch
+    # worker solves (it once left out the ordinances' time zones and derived a third fewer atoms)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_batch
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from reasoner.atoms import facts_program
+    from reasoner.loading import load_events
+    from reasoner.program import solve
+    from reasoner.vocabulary import encoded_ordinances
+
+    events = load_events(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
+    facts = tmp_path / "facts.lp"
+    facts.write_text(facts_program(events), encoding="utf-8")
+    assert bench_batch._ground_and_solve(str(facts)) == len(solve(events, encoded_ordinances())) > 0
