@@ -314,12 +314,13 @@ def measure(kind: str, path: Path, work: Path, chunk_size: int) -> dict:
 
 def worker_cpu(path: Path, chunk_size: int, count: int = 6000) -> dict[str, float]:
     """CPU microseconds per event of a worker's whole work (validate, facts, ground, solve, read, rows), in
-    this one process over the first `count` events, the first chunk left out (imports, cold caches): a
+    this one process, set up as a worker is, over the first `count` events, the first chunk left out (imports, cold caches): a
     figure the load of a shared machine barely moves, unlike wall time."""
     from reasoner.batch_io import Record
 
     lines = path.read_bytes().splitlines()[:count]
     ordinances = encoded_ordinances()
+    batch._worker_start()  # as a worker process runs (its collector settings, say)
     spent = done = 0.0
     for index in range(0, len(lines), chunk_size):
         records = [Record(str(path), index + n + 1, line) for n, line in enumerate(lines[index:index + chunk_size])]

@@ -478,3 +478,29 @@ def test_heavy_events_go_in_smaller_chunks_and_solver_calls_with_the_same_rows(t
     chunks = [b - a for a, b in zip([0, *sizes], sizes)]
     assert chunks[0] == batch.FIRST_CHUNK and max(chunks[1:]) < batch.FIRST_CHUNK, chunks
     assert solved[0] == batch.FIRST_SOLVE and max(solved[1:]) < 25, solved
+
+
+def test_evaluating_a_chunk_makes_no_reference_cycles(mixed):
+    # batch workers run without the cyclic garbage collector (batch._worker_start): safe only while a chunk's
+    # work leaves nothing that reference counting cannot free, for valid events, unknown facts and bad records
+    import gc
+
+    from reasoner.batch_io import Record
+
+    def chunk(lines: list[str]) -> batch.Chunk:
+        records = [Record("mixed.jsonl", number, line.encode()) for number, line in enumerate(lines, start=1)]
+        return batch.Chunk(ORDINANCES, "jsonl", None, records, "jsonl", None)
+
+    lines = mixed["path"].read_text(encoding="utf-8").splitlines()
+    warm_up = [lines[0], json.dumps(UNKNOWN), *(json.dumps(record) for record, _ in BAD), "{this is not json"]
+    batch.evaluate_chunk(chunk(warm_up))  # first imports and first caches leave garbage of their own
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = batch.evaluate_chunk(chunk(lines))
+        assert result.events > 100 and result.failed > 5
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()
