@@ -28,6 +28,25 @@ from .vocabulary import record_heading, vocabulary
 
 
 
+def _json_text() -> Any:
+    """json.dumps(value, ensure_ascii=False), byte for byte, with its encoder made once: json.dumps makes a new
+    one on every call, and a batch renders tens of conclusions an event (no cycles to guard against here)."""
+    from json.encoder import JSONEncoder, c_make_encoder, encode_basestring
+
+    plain = JSONEncoder(ensure_ascii=False)
+    if c_make_encoder is None:  # pragma: no cover - a Python without json's C accelerator
+        return plain.encode
+    try:
+        chunks = c_make_encoder(None, plain.default, encode_basestring, None, plain.key_separator,
+                                plain.item_separator, False, False, True)
+    except TypeError:  # pragma: no cover - another signature in another Python version
+        return plain.encode
+    return lambda value: "".join(chunks(value, 0))
+
+
+json_text = _json_text()
+
+
 def _value(symbol: clingo.Symbol) -> Any:
     if symbol.type == clingo.SymbolType.Number:
         return symbol.number
@@ -211,7 +230,7 @@ class Body:
 
     def json(self, event_id: str) -> str:
         """The record of event `event_id` as one line of JSON: json.dumps(record), byte for byte."""
-        return '{"event": ' + json.dumps(event_id, ensure_ascii=False) + self.tail
+        return '{"event": ' + json_text(event_id) + self.tail
 
 
 @cache
@@ -385,7 +404,7 @@ class Reader:
         return ((int(parts[1]) - 1) * len(self.ordinances) + self._index[parts[0]]) << _SHIFT | found
 
     def _group(self, ids: Sequence[int]) -> list[tuple[str, str, dict[str, Any]]]:
-        return [(_key_text(key), json.dumps(item, ensure_ascii=False), item)
+        return [(_key_text(key), json_text(item), item)
                 for key, item in _merged([dict(self._items[i]) for i in ids])]
 
     def _parts(self, ids: Sequence[int]) -> list[tuple[str, str, dict[str, Any]]]:

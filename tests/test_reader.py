@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_batch import scenario_events
 
-from reasoner.conclusions import Reader, _key_text, _merge, _read, _status, _value, _values_of_text
+from reasoner.conclusions import Reader, _key_text, _merge, _read, _status, _value, _values_of_text, json_text
 from reasoner.loading import parse_events
 from reasoner.registry import registry
 from reasoner.program import solve
@@ -133,3 +133,14 @@ def test_atoms_without_arguments_and_negated_atoms_are_read_as_the_plain_reading
     for _ in range(2):  # the second time from the caches
         assert reader_records(reader, symbols, events) == plain_records(symbols, events, ("gem",))
     assert [r["status"] for r in reader_records(reader, symbols, events)] == ["exempt", "not_regulated"]
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                           max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_json_text_is_json_dumps_byte_for_byte(value):
+    assert json_text(value) == json.dumps(value, ensure_ascii=False)
