@@ -94,11 +94,13 @@ class InputError(click.ClickException):
         render.errors.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
-def _load(path: str) -> list[Event]:
+def _load(path: str, light: bool = False) -> list[Event]:
+    """The events of a file; with `light`, valid ones may come as light objects that only evaluation reads
+    (reasoner/eventplan.py: no pydantic on a cold start)."""
     from .loading import EventFileError, load_events
 
     try:
-        return load_events(path)
+        return load_events(path, light)
     except EventFileError as error:
         raise InputError(str(error)) from None
 
@@ -113,7 +115,7 @@ def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
-    from .event import with_law_date
+    from .eventrules import with_law_date
 
     try:
         return with_law_date(events, as_of)
@@ -122,7 +124,7 @@ def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    from .event import with_filing_date
+    from .eventrules import with_filing_date
 
     try:
         return with_filing_date(events, filed)
@@ -200,7 +202,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
     from .conclusions import evaluate_any as run
 
     chosen = _ordinances(ordinances)
-    events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None), as_of)
+    events = _with_law_date(_with_filing_date(_load(event_file, light=True), filed.date() if filed else None), as_of)
     if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
