@@ -316,11 +316,21 @@ def _read(name: str, data: Any) -> Any:
     return found
 
 
+def read_event(record: Any) -> Any:
+    """The record as a light event, or None if the reader is not sure of it."""
+    try:
+        return _read("Event", record)
+    except Exception:  # any doubt at all: pydantic decides, and words the error
+        return None
+
+
 def read_events(records: list[Any]) -> list[Any] | None:
     """Every record read as a light event, or None if the reader is not sure of one (pydantic reads them all then)
     or one has unknown facts (whose reasoning works on the models)."""
-    try:
-        events = [_read("Event", record) for record in records]
-    except Exception:  # any doubt at all: pydantic decides, and words the error
-        return None
-    return None if any(event.has_unknowns for event in events) else events
+    events = []
+    for record in records:
+        event = read_event(record)
+        if event is None or event.has_unknowns:
+            return None
+        events.append(event)
+    return events
