@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
@@ -119,12 +119,16 @@ def test_a_bad_event_file_gives_the_same_message_either_way(path):
     assert message(light=True) == message(light=False)
 
 
-OTHER_VALUES = [True, False, None, 0, -1, 1, 999, 1000, 1001, 2_000, 10_000_001, 10**12, 1.5, 3000.0, "", "text", "unknown", "3000",
-                "2027-07-16", "2027-07-16T10:00", "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z",
-                "1850-01-01", "10:00", "25:00", "10:00:00", date(2027, 7, 16), date(1800, 1, 1),
-                datetime(2027, 7, 16, 10), datetime(2027, 7, 16, 10, tzinfo=timezone.utc), time(10, 0), time(23, 59),
-                [], {}, ["music_festival"], ["bogus"], {"min": 1, "max": 2}, {"min": 5, "max": 1}, {"min": 0},
-                "earlier", "open_land", "corporation", "bogus", "a\x1bb", "x" * 600, {"2027-07-16": 10}]
+# Values of every kind, and whole numbers on each side of every bound the models give (ages 120, locations 1,000,
+# years 1900-2999, head counts 10,000,000, amounts 1,000,000,000).
+OTHER_VALUES = [True, False, None, 1.5, 3000.0, "", "text", "unknown", "3000", "2027-07-16", "2027-07-16T10:00",
+                "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z", "1850-01-01", "10:00", "25:00",
+                "10:00:00", date(2027, 7, 16), date(1800, 1, 1), datetime(2027, 7, 16, 10),
+                datetime(2027, 7, 16, 10, tzinfo=timezone.utc), time(10, 0), time(23, 59), [], {}, ["concert"],
+                ["bogus"], {"min": 1, "max": 2}, {"min": 5, "max": 1}, {"min": 0}, "earlier", "open_land", "corporation",
+                "bogus", "a\x1bb", "x" * 600, {"2027-07-16": 10}]
+NUMBERS = [-1, 0, 1, 120, 121, 999, 1000, 1001, 1899, 1900, 2000, 2999, 3000, 10_000_000, 10_000_001,
+           1_000_000_000, 1_000_000_001]
 
 
 def places(value: Any, path: tuple = ()) -> list[tuple]:
@@ -149,25 +153,22 @@ def at(record: Any, path: tuple) -> Any:
 def mutated_events(draw: Any) -> Any:
     record = copy.deepcopy(draw(st.sampled_from(BUNDLED_RECORDS + SCENARIO_RECORDS)))
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from([p for p in places(record) if p]))
-        parent, key = at(record, path[:-1]), path[-1]
-        change = draw(st.sampled_from(["replace", "replace", "remove", "add", "add"]))
-        if change == "replace":
-            parent[key] = copy.deepcopy(draw(st.sampled_from(OTHER_VALUES)))
-        elif change == "remove":
-            del parent[key]
-        elif isinstance(parent, dict):  # a field of the part there (given or not), or one it does not have
-            names = _fields_at(tuple(k for k in path[:-1] if isinstance(k, str))) + ["extra", "expected_maximum"]
-            parent[draw(st.sampled_from(names))] = copy.deepcopy(draw(st.sampled_from(OTHER_VALUES)))
+        path = draw(st.sampled_from([p for p in places(record) if isinstance(at(record, p), dict)]))
+        part = at(record, path)
+        # a field of the part there (given or not), or one it does not have
+        names = _fields_at(tuple(k for k in path if isinstance(k, str))) + ["extra"]
+        name = draw(st.sampled_from(names))
+        if name in part and draw(st.booleans()) and draw(st.booleans()):
+            del part[name]
         else:
-            parent.append(copy.deepcopy(draw(st.sampled_from(OTHER_VALUES))))
+            part[name] = copy.deepcopy(draw(st.sampled_from(NUMBERS) | st.sampled_from(OTHER_VALUES)))
     return record
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated_events())
 def test_a_mutated_event_is_read_alike(record):
-    check_both_readings(record)
+    event(check_both_readings(record))
 
 
 def test_light_and_model_events_evaluate_alike_with_another_filing_date_and_law_date():
@@ -191,3 +192,41 @@ def test_the_light_reader_declines_what_pydantic_would_read_in_its_own_way():
         assert read_event(record) is None, value
     with pytest.raises(ValidationError):  # and pydantic words the refusal where it refuses
         Event.model_validate({**base, "attendance": {"expected_max": True}})
+
+
+# Events that hold every part (each form of schedule, ranges, an application with insurance): each field of each
+# part is set to each value above, one at a time.
+FULL_EVENTS = [
+    {"id": "full-start-end", "name": "A fair", "kinds": ["concert"], "flags": [],
+     "attendance": {"expected_max": 3000, "total": 5000, "average": 1000, "female": 1000, "male": 1000,
+                    "board_finding": 2500, "max_tickets": 3000},
+     "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-17T02:00", "darkness": True},
+     "site": {"kind": "open_land", "seating_capacity": 500, "capacity": 4000, "locations": 2, "flags": []},
+     "organizer": {"kind": "corporation", "sponsor": "private", "applicant_age": 40, "person_in_charge_age": 50},
+     "application": {"filed": "2027-03-01", "contents": [], "bond_usd": 1000, "fee_paid_usd": 100, "approvals": [],
+                     "insurance": {"general_liability_aggregate_usd": 1_000_000, "workers_compensation": True}},
+     "provisions": {}, "findings": [], "imposed_conditions": [], "held_annually_since": 1990, "as_of": "2027-07-01",
+     "unknown": []},
+    {"id": "full-sessions", "attendance": {"expected_max": {"min": 2000, "max": 3000}},
+     "schedule": {"sessions": [{"start": "2027-07-16T10:00", "end": "2027-07-16T20:00", "expected_max": 1000},
+                               {"start": "2027-07-17T10:00", "end": {"min": "2027-07-17T18:00", "max": "2027-07-17T20:00"}}]}},
+    {"id": "full-daily", "attendance": {"expected_max": 3000},
+     "schedule": {"daily": {"first_day": "2027-07-16", "last_day": "2027-07-18", "open": "10:00",
+                            "close": {"min": "21:00", "max": "23:00"}, "expected_max": {"2027-07-17": 2000}}}},
+]
+
+
+def test_every_field_of_every_part_set_to_every_kind_of_value_is_read_alike():
+    accepted = tried = 0
+    for base in FULL_EVENTS:
+        assert check_both_readings(base)
+        for path in places(base):
+            if not isinstance(at(base, path), dict) or (path and path[-1] == "expected_max"):
+                continue
+            for name in _fields_at(tuple(k for k in path if isinstance(k, str))):
+                for value in NUMBERS + OTHER_VALUES:
+                    record = copy.deepcopy(base)
+                    at(record, path)[name] = copy.deepcopy(value)
+                    accepted += check_both_readings(record)
+                    tried += 1
+    assert tried > 5000 and accepted > 500, (tried, accepted)
