@@ -21,6 +21,10 @@ import click
 if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
     from .event import Event
 
+# pydantic looks for plugins, through every installed distribution's entry points, when it builds its first model;
+# the reasoner uses none. Read by pydantic then, so set before (a setting of the user's own is kept).
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
 
 class _Render:
     """reasoner.render on first use: rich takes some 50 ms to import, and JSON output never needs it."""
