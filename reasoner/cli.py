@@ -382,7 +382,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
 
 def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
-    from .event import one_event
+    from .eventrules import one_event
 
     try:
         return one_event(_with_law_date(_load(event_file), as_of), event_id, event_file, "--event ID")
@@ -564,7 +564,7 @@ def _one_ordinance(chosen: tuple[str, ...] | None) -> str:
 
 def _dates(text: str) -> list[date]:
     """--versions: dates written 2010-05-26, comma-separated, at least two."""
-    from .event import within_dates
+    from .eventrules import within_dates
 
     found = []
     for part in (p.strip() for p in text.split(",")):

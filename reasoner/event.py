@@ -16,13 +16,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from .clocks import Occurrence
-from .eventrules import (MAX_AMOUNT, MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
+from .eventrules import (MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
                          SessionBase, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
                          numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, within_dates,
                          within_dates_if_given)
-from .eventrules import (EARLIEST_DATE, LATEST_DATE, MAX_EVENT_DAYS, MAX_SESSIONS, ONE_MINUTE,  # noqa: F401 - re-exported
-                         UNKNOWN_END_WITHIN, UNKNOWN_ENUMS, UNKNOWN_SETS, one_event, unknown_paths, with_filing_date,
-                         with_law_date)
+from .eventrules import with_law_date  # noqa: F401 - reasoner/batch.py imports it from here
 from .vocabulary import names
 
 _MODELS = sys.modules[__name__]   # the family these models build parts in (reasoner.eventrules.family)

@@ -27,9 +27,9 @@ from . import eventrules
 from .datacache import cached
 from .vocabulary import package_path
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?")
-_TIME = re.compile(r"\d{2}:\d{2}(:\d{2})?")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", re.ASCII)
+_TIME = re.compile(r"\d{2}:\d{2}(:\d{2})?", re.ASCII)
 _TEXT_TYPES = ("str", "choice", "date", "datetime", "time")
 
 
@@ -222,16 +222,17 @@ def __getattr__(name: str) -> Any:
 _LIGHT: ModuleType = sys.modules[__name__]
 
 
+_PYTHON_TYPES = {"int": int, "bool": bool, "list": list, "dict": dict, "date": date, "datetime": datetime, "time": time}
+
+
 def _fits(spec: tuple, value: Any) -> bool:
-    """Whether `value` is of the Python type a member of a union reads (the members' types never overlap)."""
+    """Whether `value` is of a Python type that a member of a union reads (no two members read the same type)."""
     kind = spec[0]
     if kind == "none":
         return value is None
-    if kind in _TEXT_TYPES:
-        return type(value) is str or (kind in ("date", "datetime", "time") and type(value) is {"date": date, "datetime": datetime, "time": time}[kind])
     if kind == "model":
         return type(value) is dict or type(value) is classes()[spec[1]]
-    return type(value) is {"int": int, "bool": bool, "list": list, "dict": dict}[kind]
+    return type(value) is _PYTHON_TYPES.get(kind) or (kind in _TEXT_TYPES and type(value) is str)
 
 
 def _typed(spec: tuple, value: Any) -> Any:

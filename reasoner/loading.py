@@ -11,9 +11,12 @@ import json
 import re
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from .event import Event
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 10_000        # about a minute of solving for every ordinance; more is refused, not truncated

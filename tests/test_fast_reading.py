@@ -122,7 +122,7 @@ def test_a_bad_event_file_gives_the_same_message_either_way(path):
 # Values of every kind, and whole numbers on each side of every bound the models give (ages 120, locations 1,000,
 # years 1900-2999, head counts 10,000,000, amounts 1,000,000,000).
 OTHER_VALUES = [True, False, None, 1.5, 3000.0, "", "text", "unknown", "3000", "2027-07-16", "2027-07-16T10:00",
-                "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z", "1850-01-01", "10:00", "25:00",
+                "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z", "1850-01-01", "\u0662\u0660\u0662\u0667-07-16", "10:00", "25:00",
                 "10:00:00", date(2027, 7, 16), date(1800, 1, 1), datetime(2027, 7, 16, 10),
                 datetime(2027, 7, 16, 10, tzinfo=timezone.utc), time(10, 0), time(23, 59), [], {}, ["concert"],
                 ["bogus"], {"min": 1, "max": 2}, {"min": 5, "max": 1}, {"min": 0}, "earlier", "open_land", "corporation",
