@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+import reasoner.event as event_module
 
 from reasoner.atoms import event_facts
 from reasoner.conclusions import evaluate
@@ -119,16 +121,30 @@ def test_a_bad_event_file_gives_the_same_message_either_way(path):
     assert message(light=True) == message(light=False)
 
 
-# Values of every kind, and whole numbers on each side of every bound the models give (ages 120, locations 1,000,
-# years 1900-2999, head counts 10,000,000, amounts 1,000,000,000).
+# Values of every kind (whole numbers: NUMBERS)
 OTHER_VALUES = [True, False, None, 1.5, 3000.0, "", "text", "unknown", "3000", "2027-07-16", "2027-07-16T10:00",
-                "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z", "1850-01-01", "\u0662\u0660\u0662\u0667-07-16", "10:00", "25:00",
-                "10:00:00", date(2027, 7, 16), date(1800, 1, 1), datetime(2027, 7, 16, 10),
-                datetime(2027, 7, 16, 10, tzinfo=timezone.utc), time(10, 0), time(23, 59), [], {}, ["concert"],
-                ["bogus"], {"min": 1, "max": 2}, {"min": 5, "max": 1}, {"min": 0}, "earlier", "open_land", "corporation",
-                "bogus", "a\x1bb", "x" * 600, {"2027-07-16": 10}]
-NUMBERS = [-1, 0, 1, 120, 121, 999, 1000, 1001, 1899, 1900, 2000, 2999, 3000, 10_000_000, 10_000_001,
-           1_000_000_000, 1_000_000_001]
+                "2027-07-16 10:00", "2027-07-16T10:00+02:00", "2027-07-16T10:00:00Z", "1850-01-01",
+                "\u0662\u0660\u0662\u0667-07-16", "10:00", "25:00", "10:00:00", date(2027, 7, 16), date(1800, 1, 1),
+                datetime(2027, 7, 16, 10), datetime(2027, 7, 16, 10, tzinfo=timezone.utc), time(10, 0), time(23, 59),
+                [], {}, ["concert"], ["bogus"], {"min": 1, "max": 2}, {"min": 5, "max": 1}, {"min": 0}, "earlier",
+                "open_land", "corporation", "bogus", "a\x1bb", "x" * 600, {"2027-07-16": 10}]
+
+
+def bounds_of_the_models() -> list[int]:
+    """Whole numbers on each side of every bound the models give: their fields' ge and le, and the upper bound of
+    each number-or-range rule (eventrules.number_or_range)."""
+    found = {0, 1, 3000}
+    for model in vars(event_module).values():
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            for field in model.model_fields.values():
+                found |= {getattr(item, key) for item in field.metadata for key in ("ge", "le") if hasattr(item, key)}
+    for part in plan().values():
+        found |= {argument for field in part.fields for _, arguments in field.before for argument in arguments
+                  if type(argument) is int}
+    return sorted({bound + step for bound in found for step in (-1, 0, 1)})
+
+
+NUMBERS = bounds_of_the_models()
 
 
 def places(value: Any, path: tuple = ()) -> list[tuple]:
