@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from datetime import datetime, time
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from clingo import Function, Number, String, Symbol
 
 from .clocks import elapsed_minutes
-from .event import Event, Range, Session
+from .eventrules import RangeBase
 from .vocabulary import ordinance_time_zones, vocabulary
+
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
+    from .event import Event, Session
 
 # Hours when it is light on every day of the year at the latitudes of the five jurisdictions
 # (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
@@ -82,15 +86,15 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     add = atoms.append
     unknown = set(event.unknown)  # facts left open: reasoner/unknowns.py adds choices for them
     people = event.attendance
-    if not isinstance(people.expected_max, Range):
+    if not isinstance(people.expected_max, RangeBase):
         add(_atom("attendance", e, people.expected_max))
     for field in ("female", "male", "board_finding", "max_tickets"):
         value = getattr(people, field)
         if value is not None:
             add(_atom(f"attendance_{field}" if field != "max_tickets" else "max_tickets", e, value))
-    if people.total is not None and not isinstance(people.total, Range):
+    if people.total is not None and not isinstance(people.total, RangeBase):
         add(_atom("attendance_total", e, people.total))
-    if people.average is not None and not isinstance(people.average, Range):
+    if people.average is not None and not isinstance(people.average, RangeBase):
         add(_atom("attendance_average", e, people.average))
     if event.held_annually_since is not None:
         add(_atom("held_annually_since", e, event.held_annually_since))
@@ -111,7 +115,7 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     if "site.kind" not in unknown:
         add(_atom("site_kind", e, site.kind))
     add(_atom("locations", e, site.locations))
-    if site.seating_capacity is not None and not isinstance(site.seating_capacity, Range):
+    if site.seating_capacity is not None and not isinstance(site.seating_capacity, RangeBase):
         add(_atom("seating_capacity", e, site.seating_capacity))
     if site.capacity is not None:
         add(_atom("site_capacity", e, site.capacity))
@@ -124,7 +128,7 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("sponsor", e, organizer.sponsor))
     for field in ("applicant_age", "person_in_charge_age"):
         value = getattr(organizer, field)
-        if value is not None and not isinstance(value, Range):
+        if value is not None and not isinstance(value, RangeBase):
             add(_atom(field, e, value))
     if organizer.site_interest is not None and "organizer.site_interest" not in unknown:
         add(_atom("site_interest", e, organizer.site_interest))

@@ -21,6 +21,10 @@ import click
 if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
     from .event import Event
 
+# pydantic looks for plugins, through every installed distribution's entry points, when it builds its first model;
+# the reasoner uses none. Read by pydantic then, so set before (a setting of the user's own is kept).
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
 
 class _Render:
     """reasoner.render on first use: rich takes some 50 ms to import, and JSON output never needs it."""
@@ -94,11 +98,13 @@ class InputError(click.ClickException):
         render.errors.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
-def _load(path: str) -> list[Event]:
+def _load(path: str, light: bool = False) -> list[Event]:
+    """The events of a file; with `light`, valid ones may come as light objects that only evaluation reads
+    (reasoner/eventplan.py: no pydantic on a cold start)."""
     from .loading import EventFileError, load_events
 
     try:
-        return load_events(path)
+        return load_events(path, light)
     except EventFileError as error:
         raise InputError(str(error)) from None
 
@@ -113,7 +119,7 @@ def _ordinances(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
-    from .event import with_law_date
+    from .eventrules import with_law_date
 
     try:
         return with_law_date(events, as_of)
@@ -122,7 +128,7 @@ def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    from .event import with_filing_date
+    from .eventrules import with_filing_date
 
     try:
         return with_filing_date(events, filed)
@@ -200,7 +206,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
     from .conclusions import evaluate_any as run
 
     chosen = _ordinances(ordinances)
-    events = _with_law_date(_with_filing_date(_load(event_file), filed.date() if filed else None), as_of)
+    events = _with_law_date(_with_filing_date(_load(event_file, light=True), filed.date() if filed else None), as_of)
     if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
@@ -376,7 +382,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
 
 def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
-    from .event import one_event
+    from .eventrules import one_event
 
     try:
         return one_event(_with_law_date(_load(event_file), as_of), event_id, event_file, "--event ID")
@@ -558,7 +564,7 @@ def _one_ordinance(chosen: tuple[str, ...] | None) -> str:
 
 def _dates(text: str) -> list[date]:
     """--versions: dates written 2010-05-26, comma-separated, at least two."""
-    from .event import within_dates
+    from .eventrules import within_dates
 
     found = []
     for part in (p.strip() for p in text.split(",")):

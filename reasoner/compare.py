@@ -332,7 +332,7 @@ def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds:
                      ) -> dict[str, Any]:
     """One ordinance compared with itself: a column per date, the event evaluated under the version in force
     then ("what changed in 2010 for this event?")."""
-    from .event import with_law_date
+    from .eventrules import with_law_date
     from .conclusions import evaluate_any
 
     [chosen] = check_ordinances([ordinance])

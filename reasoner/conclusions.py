@@ -16,15 +16,17 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import clingo
 
-from .event import Event
 from .reasons import reason_text
 from .program import solve
 from .schema import KIND_ORDER, OUTPUT
 from .vocabulary import record_heading, vocabulary
+
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
+    from .event import Event
 
 
 

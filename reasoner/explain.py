@@ -19,17 +19,19 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import clingo
 from clingo import ast
 
 from .conventions import Annotations
-from .event import Event
 from .program import Program, encoding_text
 from .registry import registry
 from .schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
 from .wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, rule_variable_kinds, sentence, zone_of
+
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
+    from .event import Event
 
 _NOWHERE = ast.Position("<records>", 1, 1)
 _LOCATION = ast.Location(_NOWHERE, _NOWHERE)

@@ -11,10 +11,12 @@ import json
 import re
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from .event import Event
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 10_000        # about a minute of solving for every ordinance; more is refused, not truncated
@@ -149,7 +151,8 @@ _FORMATS = {"datetime": "a date and time as 2027-07-16T12:00 (year-month-day, th
             "date": "a date as 2027-07-16 (year-month-day)"}
 
 
-def _problems(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
+def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
+    """A pydantic ValidationError's problems, each as (field path, message)."""
     import difflib
 
     items = error.errors()
@@ -227,10 +230,9 @@ def _place_text(place: Any) -> str:
     return text
 
 
-def parse_events(data: Any, path: str) -> list["Event"]:
-    """Validate already-loaded data: one event, a list of events, or {events: [...]}."""
-    from .event import Event
-
+def parse_events(data: Any, path: str, light: bool = False) -> list["Event"]:
+    """Validate already-loaded data: one event, a list of events, or {events: [...]}. With `light`, events the
+    pydantic-free reader is sure of come as its light objects (reasoner/eventplan.py); the others as the models."""
     if isinstance(data, dict) and set(data) == {"events"}:
         data = data["events"]
     records = data if isinstance(data, list) else [data]
@@ -240,9 +242,32 @@ def parse_events(data: Any, path: str) -> list["Event"]:
         raise EventFileError(path, [("", f"the file holds {len(records):,} events; at most {MAX_EVENTS:,} are "
                                          "evaluated from one file (split it)")])
     _walk_bounds(data, path)
+    events = _light_events(records) if light else None
+    if events is None:
+        events = _model_events(records, isinstance(data, list), path)
+    seen: set[str] = set()
+    for index, event in enumerate(events):
+        if event.id in seen:
+            raise EventFileError(path, [(f"[{index}].id", f"duplicate event id {shown(event.id)}")])
+        seen.add(event.id)
+    return events
+
+
+def _light_events(records: list[Any]) -> list[Any] | None:
+    from .eventplan import read_events
+
+    return read_events(records)
+
+
+def _model_events(records: list[Any], listed: bool, path: str) -> list["Event"]:
+    """The records as pydantic models; every problem becomes an EventFileError."""
+    from pydantic import ValidationError
+
+    from .event import Event
+
     events, problems = [], []
     for index, record in enumerate(records):
-        prefix = f"[{index}]" if isinstance(data, list) else ""
+        prefix = f"[{index}]" if listed else ""
         if not isinstance(record, dict):
             problems.append((prefix, f"an event must be a mapping of fields, got {type(record).__name__}"))
             continue
@@ -254,11 +279,6 @@ def parse_events(data: Any, path: str) -> list["Event"]:
             problems.append((prefix, "nested too deeply"))
     if problems:
         raise EventFileError(path, problems)
-    seen: set[str] = set()
-    for index, event in enumerate(events):
-        if event.id in seen:
-            raise EventFileError(path, [(f"[{index}].id", f"duplicate event id {shown(event.id)}")])
-        seen.add(event.id)
     return events
 
 
@@ -399,8 +419,9 @@ def _parse(text: str, path: Path) -> Any:
         raise EventFileError(where, [("", unreadable_value(error))]) from None
 
 
-def load_events(path: str | Path) -> list["Event"]:
-    """Read a YAML or JSON event file; every problem becomes an EventFileError naming file and field."""
+def load_events(path: str | Path, light: bool = False) -> list["Event"]:
+    """Read a YAML or JSON event file; every problem becomes an EventFileError naming file and field. With
+    `light`, valid events may come as light objects (parse_events)."""
     path = Path(path)
     raw = _read(path)
     try:
@@ -411,7 +432,7 @@ def load_events(path: str | Path) -> list["Event"]:
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
     try:
-        return parse_events(data, str(path))
+        return parse_events(data, str(path), light)
     except EventFileError as error:
         hints = _thousands(text) if path.suffix.lower() not in (".json", ".jsonl") else []
         if hints:

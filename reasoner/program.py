@@ -25,15 +25,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import clingo
 from clingo import ast
 
 from .atoms import facts_program
-from .event import Event
 from .schema import INPUTS, OUTPUTS, PARAM
 from .vocabulary import encoded_ordinances, encoding_path, ordinance_time_zones, ordinance_versions, package_path
+
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
+    from .event import Event
 
 # Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
 CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]

@@ -21,7 +21,8 @@ from clingo import ast
 from .atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, _symbol, session_darkness, session_facts
 from .clocks import exists_once
 from .conclusions import _merge, _read
-from .event import UNKNOWN_ENUMS, Event, Range
+from .event import Event, Range
+from .eventrules import UNKNOWN_ENUMS
 from .points import end_points, number_points
 from .program import Program
 from .reasons import reason_text

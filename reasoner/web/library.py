@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import CompareError, compare as compare_events, parse_kinds
-from ..event import Event, one_event, with_filing_date, with_law_date
+from ..event import Event
+from ..eventrules import one_event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import clauses_record, ordinance_record, registry
