@@ -30,6 +30,8 @@ from .vocabulary import package_path
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", re.ASCII)
 _TIME = re.compile(r"\d{2}:\d{2}(:\d{2})?", re.ASCII)
+# A date, date-time or time as its own type, or as text written only the way pydantic surely reads alike.
+_ISO_FORMS = {"date": (date, _DATE), "datetime": (datetime, _DATETIME), "time": (time, _TIME)}
 _TEXT_TYPES = ("str", "choice", "date", "datetime", "time")
 
 
@@ -252,21 +254,12 @@ def _typed(spec: tuple, value: Any) -> Any:
     elif kind == "none":
         if value is None:
             return value
-    elif kind == "date":
-        if type(value) is date:
+    elif kind in _ISO_FORMS:
+        form, written = _ISO_FORMS[kind]
+        if type(value) is form:
             return value
-        if type(value) is str and _DATE.fullmatch(value):
-            return date.fromisoformat(value)
-    elif kind == "datetime":
-        if type(value) is datetime:
-            return value
-        if type(value) is str and _DATETIME.fullmatch(value):
-            return datetime.fromisoformat(value)
-    elif kind == "time":
-        if type(value) is time:
-            return value
-        if type(value) is str and _TIME.fullmatch(value):
-            return time.fromisoformat(value)
+        if type(value) is str and written.fullmatch(value):
+            return form.fromisoformat(value)
     elif kind == "list":
         if type(value) is list:
             return [_typed(spec[1], item) for item in value]
