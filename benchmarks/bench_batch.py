@@ -520,8 +520,23 @@ def main() -> None:
         if scaled:
             markdown += "\n\nAs a command (`reasoner batch --workers 2`), with peak memory (summed PSS of all its processes):\n\n" \
                         + table(("mix", "events", "events/s", "wall", "peak memory"), scaled, "lrrrr")
-        command = " ".join(["python", "benchmarks/bench_batch.py", *(a for a in sys.argv[1:] if a != "--readme")])
+        command = " ".join(["python", "benchmarks/bench_batch.py", *_shown_arguments(sys.argv[1:])])
         publish("batch", markdown, command)
+
+
+def _shown_arguments(arguments: list[str]) -> list[str]:
+    """The command line as the README states it: without --readme, and without --workdir (a folder of this machine's
+    that changes no figure)."""
+    shown, skip = [], False
+    for argument in arguments:
+        if skip or argument == "--readme" or argument.startswith("--workdir="):
+            skip = False
+            continue
+        if argument == "--workdir":
+            skip = True
+            continue
+        shown.append(argument)
+    return shown
 
 
 if __name__ == "__main__":
