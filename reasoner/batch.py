@@ -116,7 +116,7 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
     except RecursionError:
         return None, given_id, [("", "nested too deeply")]
     if chunk.as_of is not None:
-        from .event import with_law_date
+        from .eventrules import with_law_date
 
         [event] = with_law_date([event], chunk.as_of)
     return event, given_id, []

@@ -20,7 +20,6 @@ from .eventrules import (MAX_USD, AttendanceBase, DailyBase, EndRangeBase, Event
                          SessionBase, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
                          numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, within_dates,
                          within_dates_if_given)
-from .eventrules import with_law_date  # noqa: F401 - reasoner/batch.py imports it from here
 from .vocabulary import names
 
 _MODELS = sys.modules[__name__]   # the family these models build parts in (reasoner.eventrules.family)
