@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from .clocks import Occurrence
-from .eventrules import (MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
+from .eventrules import (MAX_PEOPLE, MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
                          SessionBase, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
                          numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, within_dates,
                          within_dates_if_given)
@@ -83,8 +83,8 @@ class Strict(BaseModel):
 class Range(Strict, RangeBase):
     """A number known only to lie between min and max (both included)."""
 
-    min: int = Field(ge=0, le=10_000_000)
-    max: int = Field(ge=0, le=10_000_000)
+    min: int = Field(ge=0, le=MAX_PEOPLE)
+    max: int = Field(ge=0, le=MAX_PEOPLE)
 
     ordered = _after(RangeBase.ordered)
 
@@ -100,7 +100,7 @@ def _counts_by_day(schema: dict[str, Any]) -> None:
     for variant in schema["anyOf"]:
         if variant.get("type") == "object":
             variant.pop("propertyNames", None)
-            variant["patternProperties"] = {r"^\d{4}-\d{2}-\d{2}$": {"type": "integer", "minimum": 0, "maximum": 10_000_000}}
+            variant["patternProperties"] = {r"^\d{4}-\d{2}-\d{2}$": {"type": "integer", "minimum": 0, "maximum": MAX_PEOPLE}}
             variant["additionalProperties"] = False
 
 
@@ -108,14 +108,14 @@ class Attendance(Strict, AttendanceBase):
     expected_max: int | Range = Field(json_schema_extra=_may_be_unknown, description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
     total: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
     average: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
-    female: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are female (when known).")
-    male: int | None = Field(None, ge=0, le=10_000_000, description="Of the peak, how many are male (when known).")
-    board_finding: int | None = Field(None, ge=0, le=10_000_000, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
-    max_tickets: int | None = Field(None, ge=0, le=10_000_000, description="Maximum number of tickets to be sold.")
+    female: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Of the peak, how many are female (when known).")
+    male: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Of the peak, how many are male (when known).")
+    board_finding: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
+    max_tickets: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum number of tickets to be sold.")
 
-    _peak = field_validator("expected_max", mode="before")(_rule(number_or_range, 10_000_000))
-    _total = field_validator("total", mode="before")(_rule(number_or_range, 10_000_000))
-    _average = field_validator("average", mode="before")(_rule(number_or_range, 10_000_000))
+    _peak = field_validator("expected_max", mode="before")(_rule(number_or_range, MAX_PEOPLE))
+    _total = field_validator("total", mode="before")(_rule(number_or_range, MAX_PEOPLE))
+    _average = field_validator("average", mode="before")(_rule(number_or_range, MAX_PEOPLE))
 
     split_within_peak = _after(AttendanceBase.split_within_peak)
 
@@ -147,7 +147,7 @@ class Session(Strict, SessionBase):
     end: datetime | EndRange = Field(json_schema_extra=_may_be_unknown, description="Local date and time the session ends (after its start); a range {min, max} or `unknown` (within 24 hours of the start) when not known.")
     start_occurrence: Occurrence | None = Field(None, description="For a start the clocks show twice (the night they go back): `earlier` or `later`.")
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
-    expected_max: int | None = Field(None, ge=0, le=10_000_000, description="The peak present at any one time during this session, where it is below the event's (e.g. a quiet first day); left out, the event's peak.")
+    expected_max: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="The peak present at any one time during this session, where it is below the event's (e.g. a quiet first day); left out, the event's peak.")
 
     unknown_end = _before(open_end)
     _local_times = field_validator("start", "end")(_rule(local_time_if_datetime))
@@ -188,8 +188,8 @@ class Site(Strict):
     kind: _choice("site_kinds") = Field("open_land", description="What kind of place hosts the event.")
     seating_capacity: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
 
-    _seating = field_validator("seating_capacity", mode="before")(_rule(number_or_range, 10_000_000))
-    capacity: int | None = Field(None, ge=0, le=10_000_000, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
+    _seating = field_validator("seating_capacity", mode="before")(_rule(number_or_range, MAX_PEOPLE))
+    capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
     locations: int = Field(1, ge=1, le=1000, description="Number of separate locations the event uses.")
     flags: list[_choice("site_flags")] = Field(default_factory=list, description="Facts about the site that hold.")
 

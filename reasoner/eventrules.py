@@ -25,6 +25,7 @@ EARLIEST_DATE = date(1900, 1, 1)
 LATEST_DATE = date(2999, 12, 31)
 MAX_USD = 1_000_000_000
 MAX_AMOUNT = 1_000_000_000
+MAX_PEOPLE = 10_000_000   # any head count: a peak, a total, a session's or a day's, seats, tickets
 # A session end given as `unknown`: any time from a minute after the start up to this long after it (or up to
 # the next session's start, if sooner). A longer session's end is given as a range.
 UNKNOWN_END_WITHIN = timedelta(hours=24)
@@ -260,8 +261,8 @@ class DailyBase:
             if not self.first_day <= day <= self.last_day:
                 raise ValueError(f"expected_max: {day.isoformat()} is not a day from first_day ({self.first_day}) to last_day "
                                  f"({self.last_day})")
-            if not 0 <= count <= 10_000_000:
-                raise ValueError(f"expected_max: {day.isoformat()}: must be a whole number from 0 to 10,000,000")
+            if not 0 <= count <= MAX_PEOPLE:
+                raise ValueError(f"expected_max: {day.isoformat()}: must be a whole number from 0 to {MAX_PEOPLE:,}")
         return self
 
     def _after_open(self, close: time) -> timedelta:

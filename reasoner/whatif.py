@@ -18,6 +18,7 @@ from .atoms import event_atoms, session_facts
 from .conclusions import evaluate
 from .clocks import exists_once
 from .event import Event, Session
+from .eventrules import MAX_PEOPLE
 from .points import duration_points, end_points, number_points
 from .program import Program
 from .schema import INPUT
@@ -90,11 +91,7 @@ def _end_candidates(event: Event, ordinance: str, index: int) -> list[datetime]:
 def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
     seating = event.site.seating_capacity if isinstance(event.site.seating_capacity, int) else None
     points = {event.attendance.expected_max} | number_points((ordinance,), [seating] if seating is not None else [])
-    return sorted(v for v in points if 0 <= v <= MAX_ATTENDANCE)
-
-
-# The largest attendance a change may propose (the event format's own bound).
-MAX_ATTENDANCE = 10_000_000
+    return sorted(v for v in points if 0 <= v <= MAX_PEOPLE)  # no proposal past the event format's bound
 
 
 def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = (),
