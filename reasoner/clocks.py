@@ -7,7 +7,7 @@ one that the clocks show twice must say which (`earlier` or `later`).
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from functools import cache, lru_cache
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -31,9 +31,35 @@ def _twice(moment: datetime, tz: ZoneInfo) -> bool:
     return moment.replace(tzinfo=tz, fold=0).utcoffset() != moment.replace(tzinfo=tz, fold=1).utcoffset()
 
 
+@cache
+def _zone_names() -> tuple[str, ...]:
+    return tuple(sorted(set(ordinance_time_zones().values())))
+
+
+@lru_cache(maxsize=256)
+def _changing_days(name: str, year: int) -> frozenset[date]:
+    """The local dates of `year` within a day of a change of the zone's offset from UTC: the only dates on which
+    a clock time can be skipped or shown twice. Found from the offset at each noon, so a change between two
+    noons marks both days and one more on each side (a change at any hour, of up to a day, is covered)."""
+    tz = zone(name)
+    day = date(year, 1, 1) - timedelta(days=2)
+    offset = datetime.combine(day, time(12), tz).utcoffset()
+    near: set[date] = set()
+    for _ in range(368):
+        day += timedelta(days=1)
+        changed = datetime.combine(day, time(12), tz).utcoffset()
+        if changed != offset:
+            near.update(day + timedelta(days=shift) for shift in (-2, -1, 0, 1))
+            offset = changed
+    return frozenset(near)
+
+
 def check_local_time(moment: datetime, occurrence: Occurrence | None, field: str) -> None:
-    """Refuse a local time that does not exist in some ordinance's zone, and one shown twice without `occurrence`."""
-    names = sorted(set(ordinance_time_zones().values()))
+    """Refuse a local time that does not exist in some ordinance's zone, and one shown twice without `occurrence`.
+    A date far from every change of the clocks is passed at once (every record's every time is checked)."""
+    names = _zone_names()
+    if 1 < moment.year < 9999 and not any(moment.date() in _changing_days(name, moment.year) for name in names):
+        return
     missing = [name for name in names if not _exists(moment, zone(name))]
     if missing:
         raise ValueError(f"{field} {moment.isoformat(timespec='minutes')} does not exist in {' and '.join(missing)}: "
