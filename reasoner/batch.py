@@ -77,6 +77,7 @@ class ChunkResult:
     errors: bytes
     timings: dict[str, float]
     output_file: str | None = None     # the rows are in this file instead (Chunk.rows_folder)
+    output_bytes: int = 0              # the size of the rows, wherever they are
 
 
 # ---- the worker side ----------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     output_file = _written(chunk.rows_folder, output_text) if chunk.rows_folder and output_text else None
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,
-                       timings, output_file)
+                       timings, output_file, len(output_text))
 
 
 def _written(folder: str, rows: bytes) -> str | None:
@@ -829,7 +830,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
             summary.failed += result.failed
             summary.rows += result.rows
             written["events"] += result.records
-            written["bytes"] += len(result.output) + len(result.errors)
+            written["bytes"] += result.output_bytes + len(result.errors)
             for phase, seconds in result.timings.items():
                 summary.timings[phase] = summary.timings.get(phase, 0.0) + seconds
             sink.append(result, summary, mark)

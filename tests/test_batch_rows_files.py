@@ -109,3 +109,18 @@ def test_an_interrupted_run_leaves_no_rows_files(mixed, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         batch.run(batch.BatchOptions(str(mixed["path"]), str(out), ORDINANCES, workers=2, chunk_size=16), stop)
     assert (tmp_path / "out.jsonl.part").exists() and not (tmp_path / "out.jsonl.part.rows").exists()
+
+
+def test_rows_in_files_still_bound_the_size_of_a_chunk(tmp_path, monkeypatch):
+    """The parent sizes chunks by the bytes of their rows (batch.CHUNK_ROWS_BYTES), which it no longer holds."""
+    events = scenario_events(2)
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps({**events[n % len(events)], "id": f"e{n}"}) + "\n" for n in range(600)),
+                      encoding="utf-8")
+    monkeypatch.setattr(batch, "CHUNK_ROWS_BYTES", 60_000)
+    sizes: list[int] = []
+    batch.run(batch.BatchOptions(str(source), str(tmp_path / "out.jsonl"), ORDINANCES, workers=1, chunk_size=1000),
+              progress=lambda summary, position, size: sizes.append(summary.records))
+    chunks = [b - a for a, b in zip([0, *sizes], sizes)]
+    # the first chunks go out before any rows are back (a window of workers + 2); every later one is bounded
+    assert sum(chunks) == 600 and len(chunks) > 6 and max(chunks[3:]) < 40, chunks
