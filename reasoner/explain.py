@@ -341,20 +341,21 @@ class Explainer:
             self._by_predicate[(symbol.name, len(symbol.arguments))].append(symbol)
 
     def _take(self, symbol: clingo.Symbol) -> None:
-        if symbol.name == "_why":
+        name = symbol.name   # asked of clingo once: each question is a call into its C library
+        if name == "_why":
             rule_id, head, values, body = symbol.arguments
             rule = self.by_id[rule_id.number]
             bindings = dict(zip(rule.variables, values.arguments))
             self.support[head].append((rule, bindings, list(body.arguments)))
             self.atoms.update(a for a in (head, *body.arguments) if not a.name.startswith("_"))  # shown or not
-        elif symbol.name == "_blocked":
+        elif name == "_blocked":
             rule_id, position, values = symbol.arguments
             rule = self.by_id[rule_id.number]
             bound: list[str] = []
             for literal in rule.body[:position.number - 1]:
                 bound += [v for v in literal.variables if v not in bound]
             self.blocked[rule.id].append((position.number, dict(zip(bound, values.arguments))))
-        elif not symbol.name.startswith("_"):
+        elif not name.startswith("_"):
             self.atoms.add(symbol)
 
     # ------------------------------------------------------------ why
@@ -614,16 +615,22 @@ class Explainer:
 
     def conclusion_atoms(self, ordinance: str, name: str | None = None) -> list[clingo.Symbol]:
         """Shown conclusion atoms of one ordinance, optionally those about `name`."""
-        from .conclusions import _read  # the same reading as evaluation
+        from .conclusions import _read, _read_values, _values_of_text  # the same reading as evaluation
 
         found = []
+        owner = clingo.Function(ordinance)
         for atom in sorted(self.atoms):
-            if not atom.arguments or atom.arguments[0] != clingo.Function(ordinance) or atom.name in ("param",):
+            arguments = atom.arguments
+            if not arguments or arguments[0] != owner:
                 continue
-            read = _read(atom)
-            if read is None:
+            # read from its text where it can be, as the Reader does: one call into clingo instead of one per argument
+            plain = _values_of_text(str(atom))
+            if plain is not None and plain[0] == "param":
                 continue
-            if name is None or name in (atom.name, read[2]["name"], read[2]["kind"]):
+            read = _read_values(*plain) if plain is not None else _read(atom)
+            if read is None or (plain is None and atom.name == "param"):
+                continue
+            if name is None or name in (plain[0] if plain is not None else atom.name, read[2]["name"], read[2]["kind"]):
                 found.append(atom)
         return found
 
