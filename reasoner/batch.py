@@ -42,8 +42,10 @@ from .batch_io import (BatchFault, BatchInputError, Record, Source, csv_cells, c
 DEFAULT_CHUNK_SIZE = 1000
 FIRST_CHUNK = 125          # chunks grow from this to --chunk-size (doubling with a progress bar): results within a second
 CHUNK_ROWS_BYTES = 32 * 2**20   # rows per chunk at most about this: a worker holds a chunk's rows a few times over
-# A worker is replaced after about this many events: clingo never frees a symbol, and with seven ordinances a
-# worker grew to about 600 MiB over 25,000 events; replaced every 4,000 it stays near 350, and no slower.
+# A worker is replaced after this many events' worth of --chunk-size chunks: clingo never frees a symbol, and with
+# seven ordinances a worker grew to about 600 MiB over 25,000 events; replaced every 4,000 it stays near 350, and
+# no slower. Chunks of applications are bounded by their rows (CHUNK_ROWS_BYTES), so those workers are replaced
+# after about 1,450 applications: every 4,000 was no faster (589 against 590 events/s).
 RECYCLE_EVENTS = 4_000
 STATE_VERSION = 1
 SOLVE_ATOMS = 120_000    # shown atoms per solver call: about 1,000 events of a county's mix, 200 full applications
