@@ -309,6 +309,7 @@ def test_an_interrupted_run_resumes_without_duplicates(mixed, tmp_path, workers)
                   stop_after_three)
     assert not out.exists()  # never a half-written output
     assert (tmp_path / "out.jsonl.part").exists()
+    assert not (tmp_path / "out.jsonl.part.rows").exists()  # the workers' rows files go with the run
     state = json.loads((tmp_path / "out.jsonl.part.state.json").read_text())
     assert state["records"] == seen[-1] == 48
     with (tmp_path / "out.jsonl.part").open("ab") as handle:  # a crash mid-write leaves a torn row

@@ -100,17 +100,6 @@ def test_a_killed_runs_leftover_rows_files_are_cleared_and_never_joined(mixed, t
     assert_rows_match(read_jsonl(out), mixed["expected"])
 
 
-def test_an_interrupted_run_leaves_no_rows_files(mixed, tmp_path):
-    out = tmp_path / "out.jsonl"
-
-    def stop(summary, position, size):
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        batch.run(batch.BatchOptions(str(mixed["path"]), str(out), ORDINANCES, workers=2, chunk_size=16), stop)
-    assert (tmp_path / "out.jsonl.part").exists() and not (tmp_path / "out.jsonl.part.rows").exists()
-
-
 def test_rows_in_files_still_bound_the_size_of_a_chunk(tmp_path, monkeypatch):
     """The parent sizes chunks by the bytes of their rows (batch.CHUNK_ROWS_BYTES), which it no longer holds."""
     events = scenario_events(2)
