@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from clingo import Function, Number, String, Symbol
 
-from .clocks import elapsed_minutes
+from .clocks import elapsed_minutes, zone_names
 from .eventrules import RangeBase
-from .vocabulary import ordinance_time_zones, vocabulary
+from .vocabulary import vocabulary
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
     from .event import Event, Session
@@ -177,16 +177,11 @@ def session_facts(e: int, session: Session) -> list[Fact]:
     found = [_atom("session", e, *clock)]
     if session.expected_max is not None:
         found.append(_atom("session_attendance", e, clock[0], clock[1], session.expected_max))
-    for zone_name in _zones():
+    for zone_name in zone_names():
         found.append(_atom("session_clock", e, *clock, String(zone_name),
                            elapsed_minutes(session.start, EPOCH, zone_name, session.start_occurrence),
                            elapsed_minutes(session.end, EPOCH, zone_name, session.end_occurrence)))
     return found
-
-
-@lru_cache(maxsize=1)
-def _zones() -> tuple[str, ...]:
-    return tuple(sorted(set(ordinance_time_zones().values())))
 
 
 @lru_cache(maxsize=256)

@@ -32,7 +32,8 @@ def _twice(moment: datetime, tz: ZoneInfo) -> bool:
 
 
 @cache
-def _zone_names() -> tuple[str, ...]:
+def zone_names() -> tuple[str, ...]:
+    """Every ordinance's time zone, each once, sorted."""
     return tuple(sorted(set(ordinance_time_zones().values())))
 
 
@@ -57,7 +58,7 @@ def _changing_days(name: str, year: int) -> frozenset[date]:
 def check_local_time(moment: datetime, occurrence: Occurrence | None, field: str) -> None:
     """Refuse a local time that does not exist in some ordinance's zone, and one shown twice without `occurrence`.
     A date far from every change of the clocks is passed at once (every record's every time is checked)."""
-    names = _zone_names()
+    names = zone_names()
     if 1 < moment.year < 9999 and not any(moment.date() in _changing_days(name, moment.year) for name in names):
         return
     missing = [name for name in names if not _exists(moment, zone(name))]

@@ -12,7 +12,7 @@ from reasoner import clocks
 
 def _full_answer(moment: datetime, occurrence: str | None) -> str | None:
     """The check with every zone examined, as before the quick pass: the message, or None."""
-    names = clocks._zone_names()
+    names = clocks.zone_names()
     missing = [name for name in names if not clocks._exists(moment, clocks.zone(name))]
     twice = [name for name in names if clocks._twice(moment, clocks.zone(name))]
     if missing:
@@ -27,7 +27,7 @@ def _answer(moment: datetime, occurrence: str | None) -> str | None:
         clocks.check_local_time(moment, occurrence, "schedule.start")
     except ValueError as error:
         return ("missing " if "does not exist" in str(error) else "twice ") + " ".join(
-            name for name in clocks._zone_names() if name in str(error))
+            name for name in clocks.zone_names() if name in str(error))
     return None
 
 
@@ -36,7 +36,7 @@ def _changes(year: int) -> list[datetime]:
     found = []
     moment = datetime(year, 1, 1)
     while moment.year == year:
-        for name in clocks._zone_names():
+        for name in clocks.zone_names():
             tz = clocks.zone(name)
             if moment.replace(tzinfo=tz).utcoffset() != (moment + timedelta(hours=1)).replace(tzinfo=tz).utcoffset():
                 found.append(moment)
@@ -47,7 +47,7 @@ def _changes(year: int) -> list[datetime]:
 @pytest.mark.parametrize("year", [2005, 2026, 2027, 2038, 2061])
 def test_every_quarter_hour_near_each_change_of_the_clocks_gets_the_full_answer(year):
     changes = _changes(year)
-    assert len(changes) >= 2 * len(clocks._zone_names()) - 2   # spring and autumn, though zones may share an hour
+    assert len(changes) >= 2 * len(clocks.zone_names()) - 2   # spring and autumn, though zones may share an hour
     refused = 0
     for change in changes:
         for quarter in range(-4 * 30, 4 * 30):
