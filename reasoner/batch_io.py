@@ -623,8 +623,9 @@ def _skip(text: str, index: int) -> int:
 
 @cache
 def _shape() -> dict[str, str]:
-    """Each field path of the event model: 'list' (items split on ;), 'map' (keys are columns), 'model',
-    'int' or 'bool' (a cell is converted: a CSV cell is text, and the model does not read numbers from text)."""
+    """Each field path of the event model: 'list' (items split on ;), 'spans' (a list of periods, each item
+    START/END), 'map' (keys are columns), 'int' or 'bool' (a cell is converted: a CSV cell is text, and the model
+    does not read numbers from text)."""
     from pydantic import BaseModel
 
     from .event import Event
@@ -643,7 +644,7 @@ def _shape() -> dict[str, str]:
             for option in (field.annotation, *typing.get_args(field.annotation)):
                 origin = typing.get_origin(option)
                 if origin is list:
-                    found[path] = "list"
+                    found[path] = "spans" if _is_span(typing.get_args(option)[0]) else "list"
                 elif origin is dict:
                     found[path] = "map"
                     scalar(f"{path}.*", typing.get_args(option)[-1])
@@ -656,18 +657,37 @@ def _shape() -> dict[str, str]:
     return found
 
 
+def _is_span(item: Any) -> bool:
+    """A model that needs just a start and an end (a session): one CSV item, START/END."""
+    from pydantic import BaseModel
+
+    return (isinstance(item, type) and issubclass(item, BaseModel)
+            and {name for name, field in item.model_fields.items() if field.is_required()} == {"start", "end"})
+
+
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+SPAN_SEPARATOR = "/"   # ISO 8601 writes a period as START/END
 
 
 def _cell(shape: dict[str, str], name: str, value: str) -> Any:
+    """A cell's value as the model reads it; ValueError for a cell that cannot be one."""
     kind = shape.get(name) or shape.get(name.rpartition(".")[0] + ".*")
-    if kind == "list":
-        return [item.strip() for item in value.split(LIST_SEPARATOR) if item.strip()]
+    if kind in ("list", "spans"):
+        items = [item.strip() for item in value.split(LIST_SEPARATOR) if item.strip()]
+        return [_span(item) for item in items] if kind == "spans" else items
     if kind == "int" and _INTEGER.fullmatch(value) and len(value) <= 20:
         return int(value)
     if kind == "bool" and value.lower() in ("true", "false"):
         return value.lower() == "true"
     return value
+
+
+def _span(item: str) -> dict[str, str]:
+    start, separator, end = item.partition(SPAN_SEPARATOR)
+    if not separator or not start.strip() or not end.strip() or SPAN_SEPARATOR in end:
+        raise ValueError(f"each item is START{SPAN_SEPARATOR}END, e.g. 2027-07-16T18:00{SPAN_SEPARATOR}2027-07-16T23:00, "
+                         f"items separated by '{LIST_SEPARATOR}' (given: {item!r})")
+    return {"start": start.strip(), "end": end.strip()}
 
 
 def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:
@@ -687,7 +707,11 @@ def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | 
         if not name:
             problems.append(("", f"a value in a column without a name (given: {value!r})"))
             continue
-        value = _cell(shape, name, value)
+        try:
+            value = _cell(shape, name, value)
+        except ValueError as error:
+            problems.append((name, str(error)))
+            continue
         parts = name.split(".")
         target = data
         for depth, part in enumerate(parts[:-1]):

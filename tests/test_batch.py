@@ -204,15 +204,24 @@ def flatten(record: dict, prefix: str = "") -> dict[str, str]:
         if isinstance(value, dict):
             cells.update(flatten(value, f"{name}."))
         elif isinstance(value, list):
-            cells[name] = ";".join(value)
+            cells[name] = ";".join(f"{v['start']}/{v['end']}" if isinstance(v, dict) else v for v in value)
         else:
             cells[name] = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
     return cells
 
 
 def test_csv_input_gives_the_rows_of_jsonl_input(tmp_path):
-    # a CSV row holds the one-session form and the daily shorthand; sessions need JSONL
-    events = [e for e in scenario_events(9) if not (e.get("schedule") or {}).get("sessions")]
+    # a CSV row holds the one-session form, the daily shorthand, and sessions given by start and end alone
+    # (START/END items); a session with more (its own peak, an end known as a range) needs JSONL
+    def plain_sessions(event: dict) -> bool:
+        sessions = (event.get("schedule") or {}).get("sessions") or []
+        return all(set(session) == {"start", "end"} and isinstance(session["end"], str) for session in sessions)
+
+    every = scenario_events(1)
+    events = [e for e in every[::9] if plain_sessions(e)]
+    with_sessions = [e for e in every if (e.get("schedule") or {}).get("sessions") and plain_sessions(e)]
+    assert len(with_sessions) >= 8
+    events += with_sessions
     rows = [flatten(e) for e in events]
     columns = sorted({c for row in rows for c in row})
     source = tmp_path / "events.csv"
@@ -245,6 +254,20 @@ def test_csv_output_holds_the_same_conclusions_as_jsonl(mixed, tmp_path):
         for item in record["conclusions"]:
             if item["kind"] == "obligation" and item["value"] is not None:
                 assert f"{item['name']}={item['value']}" in row["obligations"]
+
+
+def test_a_csv_session_that_is_not_start_slash_end_is_an_error_row_naming_the_column(tmp_path):
+    source = tmp_path / "events.csv"
+    source.write_text('id,attendance.expected_max,schedule.sessions\n'
+                      'a,3000,2027-07-16T18:00/2027-07-16T23:00; 2027-07-17T10:00/2027-07-17T23:00\n'
+                      'b,3000,2027-07-16T18:00 to 2027-07-16T23:00\n'
+                      'c,3000,2027-07-16T18:00/2027-07-16T12:00\n', encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    run_batch(source, out, workers=0, ordinances=["gem"])
+    good, slash, backwards = read_jsonl(out)
+    assert good["event"] == "a" and good["status"]
+    assert slash["problems"][0]["field"] == "schedule.sessions" and "START/END" in slash["problems"][0]["message"]
+    assert backwards["problems"][0]["field"].startswith("schedule.sessions[0]")   # the model's own check
 
 
 def test_a_csv_error_names_the_line_where_its_row_starts(tmp_path):
