@@ -12,7 +12,7 @@ import re
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from decimal import Decimal
 from functools import cache
@@ -99,6 +99,13 @@ def _values_of_text(text: str) -> tuple[str, list[Any]] | None:
         values.append(token[1:-1] if token[0] == '"' else int(token) if token[0] in "-0123456789" else token)
         position = found.end()
     return name, values
+
+
+def read_text(text: str, symbol: Callable[[], clingo.Symbol]) -> tuple[str, int, dict[str, Any]] | None:
+    """_read, from the atom's text where it reads plainly (one call into clingo, not one per argument);
+    `symbol()` gives the symbol itself for anything else (nested terms, escaped strings)."""
+    plain = _values_of_text(text)
+    return _read_values(*plain) if plain is not None else _read(symbol())
 
 
 def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
@@ -396,8 +403,7 @@ class Reader:
         key = f"{name}({parts[0]},{parts[2]}"
         found = self._keys.get(key)
         if found is None:
-            plain = _values_of_text(text)
-            read = _read_values(*plain) if plain else _read(_symbol(handle))
+            read = read_text(text, lambda: _symbol(handle))
             found = self._keys[key] = len(self._items)
             self._items.append(read[2] if read else None)
             self._names.append(read[2]["name"] if read else "")

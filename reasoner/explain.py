@@ -615,7 +615,7 @@ class Explainer:
 
     def conclusion_atoms(self, ordinance: str, name: str | None = None) -> list[clingo.Symbol]:
         """Shown conclusion atoms of one ordinance, optionally those about `name`."""
-        from .conclusions import _read, _read_values, _values_of_text  # the same reading as evaluation
+        from .conclusions import read_text  # the same reading as evaluation
 
         found = []
         owner = clingo.Function(ordinance)
@@ -623,14 +623,10 @@ class Explainer:
             arguments = atom.arguments
             if not arguments or arguments[0] != owner:
                 continue
-            # read from its text where it can be, as the Reader does: one call into clingo instead of one per argument
-            plain = _values_of_text(str(atom))
-            if plain is not None and plain[0] == "param":
+            read = read_text(str(atom), lambda: atom)   # None for what is no conclusion (a param, say)
+            if read is None:
                 continue
-            read = _read_values(*plain) if plain is not None else _read(atom)
-            if read is None or (plain is None and atom.name == "param"):
-                continue
-            if name is None or name in (plain[0] if plain is not None else atom.name, read[2]["name"], read[2]["kind"]):
+            if name is None or name in (atom.name, read[2]["name"], read[2]["kind"]):
                 found.append(atom)
         return found
 
