@@ -39,8 +39,20 @@ render = _Render()
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
                       show_default=True, help="text for people, json for programs.")
-ORDINANCE = click.option("--ordinance", "-o", "ordinances", multiple=True, metavar="NAME",
-                         help="trempealeau, village, vermont, gem or fulton; repeat for several (default: every encoded one).")
+
+
+class _OrdinanceOption(click.Option):
+    """--ordinance, whose help names the ordinances encoded, found when the help is shown (not at import)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from .vocabulary import encoded_ordinances
+
+        *first, last = encoded_ordinances()
+        self.help = f"{', '.join(first)} or {last}; repeat for several (default: every encoded one)."
+        return super().get_help_record(ctx)
+
+
+ORDINANCE = click.option("--ordinance", "-o", "ordinances", multiple=True, metavar="NAME", cls=_OrdinanceOption)
 
 
 AS_OF = click.option("--as-of", "as_of", default=None, metavar="DATE",

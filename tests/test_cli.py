@@ -122,6 +122,14 @@ def test_every_command_has_help_text_and_an_example():
         assert run(name, "--help").exit_code == 0
 
 
+def test_the_ordinance_option_names_every_encoded_ordinance():
+    from reasoner.vocabulary import encoded_ordinances
+
+    shown = " ".join(run("explain", "--help").output.split())  # the help wraps lines
+    for name in encoded_ordinances():
+        assert f"{name}," in shown or f"{name} or" in shown or f"or {name};" in shown, name
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "facts" / "events").glob("*.yaml")), ids=lambda p: p.name)
 def test_every_bundled_example_renders_as_text_under_every_ordinance(path):
     result = run("evaluate", str(path))
