@@ -19,12 +19,15 @@ from .vocabulary import vocabulary
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
     from .event import Event, Session
 
-# Hours when it is light on every day of the year at the latitudes of the five jurisdictions
-# (about 43-45 N, local clock time); outside them darkness depends on the date and must be stated.
+# "Hours of darkness" read as from half an hour after sunset to half an hour before sunrise. Within these local
+# clock hours it is light on every day of the year everywhere an encoded law applies (its registry's `extent`);
+# outside them darkness depends on the date and place and must be stated. Checked against the sun at each
+# extent's corners, daylight saving included, by tests/test_darkness_hours.py.
 ALWAYS_LIGHT_FROM = time(8, 30)
 ALWAYS_LIGHT_UNTIL = time(16, 15)
-# From here to midnight it is dark on every day of the year there (half an hour after the latest sunset).
-ALWAYS_DARK_FROM = time(22, 0)
+# From here to midnight it is dark on every day of the year there: western Gem County's late-June sunset
+# (about 21:35 MDT) puts half an hour after it at about 22:06, so 22:00 would be too early.
+ALWAYS_DARK_FROM = time(22, 10)
 
 
 # Real time is counted in minutes from here (the UTC midnight of 1970-01-01): within clingo's 32-bit numbers for
@@ -109,6 +112,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     if "schedule.darkness" not in unknown and not (open_runs and event.schedule.darkness is None):
         darkness = derive_darkness(event)
         add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
+        if darkness is not None and event.schedule.darkness is None:
+            add(_atom("darkness_from_hours", e))
     for kind in event.kinds:
         add(_atom("event_kind", e, kind))
     site = event.site

@@ -111,6 +111,10 @@ class Metadata(BaseModel):
     permit_term: str = "permit"
     numbering_notes: tuple[str, ...] = ()
     time_zone: str = ""                      # the ordinance's own clock (reasoner/clocks.py)
+    # The jurisdiction's bounding box in degrees, south, north, west, east (west of Greenwich negative), a little
+    # wider than the land: the hours taken as dark or light all year (reasoner/atoms.py) are checked against the
+    # sun at its corners (tests/test_darkness_hours.py). Geography, not law.
+    extent: tuple[float, float, float, float] = ()
     level: str = ""                          # county, town, village, state
     adopting_body: str = ""
     versions: tuple[Version, ...] = ()       # the versions of the law it knows, oldest first; the text is the last

@@ -168,6 +168,7 @@ def registry_text(name: str, text_file: Path, clauses: list[Clause], listed: int
         f"ordinance: {name}",
         f"listed: {listed}  # where the ordinance stands in every listing (after those adopted before it)",
         "time_zone: America/Chicago  # TODO: the ordinance's own clock (an IANA zone); durations count elapsed time in it",
+        "extent: [0, 0, 0, 0]  # TODO: south, north, west, east in degrees (west negative), a little wider than the land",
         "jurisdiction: TODO  # the county, town, village or state, as the text names it",
         "level: TODO  # county, town, village or state",
         "adopting_body: TODO  # the board or legislature that adopted the text",

@@ -80,6 +80,7 @@ INPUTS: tuple[Input, ...] = (
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),
     Input("darkness_unknown", ()),
+    Input("darkness_from_hours", ()),
     Input("event_kind", ("event_kinds",), "kinds", "set"),
     Input("site_kind", ("site_kinds",), "site.kind", "one"),
     Input("locations", ("number",)),

@@ -303,6 +303,7 @@ class Wording:
             "darkness": "it runs during darkness",
             "no_darkness": "it does not run during darkness",
             "darkness_unknown": "whether it runs during darkness is not known",
+            "darkness_from_hours": "whether it runs during darkness is read from its hours",
             "provided": "the organizer provides {1} of {0}",
             "filed": "the application is filed on {0}",
             "application_filed": "an application is filed",

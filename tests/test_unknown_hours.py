@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from click.testing import CliRunner
 
+from reasoner.atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_UNTIL
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
 from reasoner.loading import EventFileError, parse_events
@@ -133,7 +134,9 @@ def test_darkness_follows_the_candidate_end():
     e = event({"start": "2027-07-17T09:00", "end": {"min": "2027-07-17T16:00", "max": "2027-07-17T23:00"}})
     light = event({"start": "2027-07-17T09:00", "end": "2027-07-17T16:00"})
     dark = event({"start": "2027-07-17T09:00", "end": "2027-07-17T23:00"})
-    same(e, [light, dark] + [event({"start": "2027-07-17T09:00", "end": f"2027-07-17T{h}"}) for h in ("16:15", "16:16", "22:00", "22:01")])
+    edges = [(datetime.combine(datetime.min, t) + timedelta(minutes=d)).strftime("%H:%M")
+             for t in (ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM) for d in (0, 1)]  # where darkness changes, each side
+    same(e, [light, dark] + [event({"start": "2027-07-17T09:00", "end": f"2027-07-17T{h}"}) for h in edges])
 
 
 def test_whatif_keeps_the_schedule_when_an_end_is_unknown():
