@@ -280,3 +280,36 @@ def test_sessions_are_added_and_removed_in_the_form_and_answered_as_the_cli_answ
         browser.save_screenshot(str(tmp_path / "form-sessions.png"))
     finally:
         browser.quit()
+
+
+COUNTY_FAIR = ROOT / "facts" / "events" / "compare-county-fair.yaml"
+
+
+def test_an_explanation_unfolds_each_step_once_and_gives_its_readings(server, tmp_path):
+    """As `reasoner explain`: a step the tree already unfolded says "derived above", the reading of unclear text a
+    step rests on is said (once), and why no exemption applies is shown, rule by rule."""
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, COUNTY_FAIR)
+        panel = browser.find_element(By.ID, "panel-gem")
+        lighting = panel.find_element(By.CSS_SELECTOR, 'button.conclusion[data-name="illumination_footcandles"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", lighting)
+        lighting.click()
+        explanation = lighting.find_element(By.XPATH, "ancestor::li[1]").find_element(By.CSS_SELECTOR, ".explanation")
+        wait.until(lambda b: explanation.find_elements(By.CSS_SELECTOR, ".tree"))
+        text = explanation.text
+        # the duty is unfolded under itself and named again under its quantity, not unfolded twice
+        assert text.count("Part of the assembly continues during hours of darkness.") == 2
+        assert text.count("Part of the assembly continues during hours of darkness. (derived above)") == 1
+        assert text.count("The ordinance regulates the event and no exemption applies.") == 1
+        readings = explanation.find_elements(By.CSS_SELECTOR, ".reading")
+        assert len(readings) == 1 and "(darkness_read_from_hours, 5.lighting)" in readings[0].text
+        assert '"Hours of darkness" is not defined' in readings[0].text
+        assert "does not hold: exempt any" in text
+        assert "would need: The assembly is within an incorporated municipality." in text
+        assert "failed: not so: the site: within incorporated municipality" in text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", lighting)
+        browser.save_screenshot(str(tmp_path / "explanation-reading.png"))
+        browser.save_screenshot("/tmp/s26/explanation-reading.png")
+    finally:
+        browser.quit()

@@ -370,25 +370,55 @@ function renderExplanation(report, ordinance, c) {
   const trees = [...report.trees].sort((a, b) => a.atom.startsWith("quantity(") ? -1 : b.atom.startsWith("quantity(") ? 1 : 0);
   const root = el("div", { class: "tree" });
   if (!report.holds) root.append(el("p", {}, "Does not hold."), report.why_not.map((w) => el("pre", {}, JSON.stringify(w, null, 2))));
-  root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, trees.map((t) => node(t, ordinance, null))));
+  // As the command line's tree: each derived step unfolded once, each reading said once, per explanation.
+  const said = { steps: new Set(), readings: new Set() };
+  root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, trees.map((t) => node(t, ordinance, null, said))));
   return root;
 }
 
-function node(tree, ordinance, parentClause) {
+const STEP_PREFIX = { not_derived: "does not hold: ", missing_fact: "not stated in the event file: ", comparison: "fails: " };
+
+function node(tree, ordinance, parentClause, said) {
   const item = el("li", { role: "treeitem", class: `step ${tree.kind}` });
   // The law's words for people; the atom stays available to programs and as the step's tooltip.
   const head = el("div", { class: "step-head", title: tree.atom });
-  head.append(el("span", { class: "because" }, tree.because || tree.text || tree.atom));
+  head.append(el("span", { class: "because" }, STEP_PREFIX[tree.kind] || "", tree.because || tree.text || tree.atom));
+  item.append(head);
+  if (tree.kind === "derived" && said.steps.has(tree.atom)) {
+    head.append(el("span", { class: "note" }, " (derived above)"));
+    return item;
+  }
+  if (tree.kind === "derived") said.steps.add(tree.atom);
   if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
   if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
-  item.append(head);
   const conditions = tree.conditions_text || tree.conditions || [];
   if (conditions.length) item.append(el("p", { class: "conditions" }, "given ", conditions.join("; ")));
+  // A registered reading of unclear text, said at the first step that rests on it.
+  for (const reading of (tree.interpretations || []).filter((r) => !said.readings.has(r.id))) {
+    said.readings.add(reading.id);
+    item.append(el("p", { class: "reading" }, el("strong", {}, "Read as "), `(${reading.id}, `,
+      clauseLink(ordinance, reading.clause), `): ${reading.text}`));
+  }
   if (tree.words && tree.clause !== parentClause) {
     item.append(el("details", {}, el("summary", {}, `the words of ${tree.clause}`), el("blockquote", {}, tree.words)));
   }
-  if (tree.children && tree.children.length) {
-    item.append(el("ul", { role: "group" }, tree.children.map((child) => node(child, ordinance, tree.clause || parentClause))));
+  const clause = tree.clause || parentClause;
+  // What holds below it, what must not hold (no exemption applies) and each rule that failed, with why.
+  const below = [...(tree.children || []), ...(tree.unless || [])].map((child) => node(child, ordinance, clause, said))
+    .concat((tree.attempts || []).map((tried) => attempt(tried, ordinance, said)));
+  if (below.length) item.append(el("ul", { role: "group" }, below));
+  return item;
+}
+
+function attempt(tried, ordinance, said) {
+  const item = el("li", { role: "treeitem", class: "step attempt" });
+  item.append(el("div", { class: "step-head" }, "a rule of ",
+    tried.clause ? clauseLink(ordinance, tried.clause) : "the shared vocabulary"));
+  if (tried.would_mean) item.append(el("p", { class: "would-need" }, "would need: ", tried.would_mean));
+  item.append(el("p", { class: "failed" }, "failed: ", tried.failed));
+  const explanation = tried.explanation;
+  if (explanation && ["derived", "not_derived", "fact", "given", "parameter"].includes(explanation.kind)) {
+    item.append(el("ul", { role: "group" }, node(explanation, ordinance, tried.clause, said)));
   }
   return item;
 }
