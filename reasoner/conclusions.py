@@ -234,12 +234,15 @@ class Body:
         self.ordinance = ordinance
         self.status = status
         self.conclusions = conclusions
-        self.tail = f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}"
+        # Kept encoded: a batch writes bytes, and one ordinance's words (a section sign, curly quotes) would make
+        # the joined text of a whole chunk take two bytes a character, every row then copied and encoded at that width.
+        self.tail = f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}\n".encode("utf-8", "backslashreplace")
         self.extra: Any = None
 
-    def json(self, event_id: str) -> str:
-        """The record of event `event_id` as one line of JSON: json.dumps(record), byte for byte."""
-        return '{"event": ' + json_text(event_id) + self.tail
+    def line(self, event_id: str) -> bytes:
+        """The record of event `event_id` as one line of JSON, UTF-8: json.dumps(record) + newline, byte for byte
+        (a character no UTF-8 can hold, a lone surrogate, written as its JSON escape)."""
+        return b'{"event": ' + json_text(event_id).encode("utf-8", "backslashreplace") + self.tail
 
 
 @cache
@@ -516,7 +519,7 @@ def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Even
                          ordinances: Sequence[str]) -> list[dict[str, Any]]:
     bodies = reader(ordinances).read(symbols, len(events))
     width = len(ordinances)
-    return [json.loads(body.json(events[index // width].id)) for index, body in enumerate(bodies)]
+    return [json.loads(body.line(events[index // width].id)) for index, body in enumerate(bodies)]
 
 
 def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:

@@ -43,7 +43,7 @@ def plain_records(symbols, events, ordinances) -> list[dict]:
 
 def reader_records(reader, symbols, events) -> list[dict]:
     width = len(reader.ordinances)
-    return [json.loads(body.json(events[index // width].id))
+    return [json.loads(body.line(events[index // width].id))
             for index, body in enumerate(reader.read(symbols, len(events)))]
 
 
