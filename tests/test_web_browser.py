@@ -2,6 +2,7 @@
 Skipped, loudly, only where no Chromium can be found."""
 from __future__ import annotations
 
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -113,6 +114,19 @@ def test_unknown_facts_show_as_certain_or_possible_with_the_questions(server, tm
         assert "POSSIBLY REQUIRED" in panel.text.upper()
         assert panel.find_elements(By.CSS_SELECTOR, ".certainty.possible")
         browser.save_screenshot(str(tmp_path / "unknown.png"))
+        # the tree says which unknown value each step assumes, as `reasoner explain` does
+        toilets = panel.find_element(By.CSS_SELECTOR, 'button.conclusion[data-name="toilets"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", toilets)
+        toilets.click()
+        explanation = toilets.find_element(By.XPATH, "ancestor::li[1]").find_element(By.CSS_SELECTOR, ".explanation")
+        wait.until(lambda b: explanation.find_elements(By.CSS_SELECTOR, ".tree"))
+        assert "Holds in some completions of the unknown facts only." in explanation.text
+        assert "Does not hold." not in explanation.text
+        assert "decided by attendance.expected_max (at the values reasoned): 1,500–1,999: does not hold; 2,000–2,500: holds" \
+            in explanation.text
+        assert "possible: not in every completion" in explanation.text
+        assert re.search(r"if attendance\.expected_max is [0-9,]+: unknown", explanation.text)
+        browser.save_screenshot(str(tmp_path / "unknown-explanation.png"))
     finally:
         browser.quit()
 

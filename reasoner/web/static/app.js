@@ -365,16 +365,37 @@ async function unfold(toggle, holder, record, c) {
   }
 }
 
+const CERTAINTY_WORDS = { certain: "Holds in every completion of the unknown facts.",
+  possible: "Holds in some completions of the unknown facts only.", impossible: "Holds in no completion of the unknown facts." };
+const OUTCOME_WORDS = { holds: "holds", fails: "does not hold", open: "still depends on other unknown facts" };
+
 function renderExplanation(report, ordinance, c) {
   // Every conclusion by that name: an obligation's quantity (the arithmetic) first, then the duty and any shortfall.
   const trees = [...report.trees].sort((a, b) => a.atom.startsWith("quantity(") ? -1 : b.atom.startsWith("quantity(") ? 1 : 0);
   const root = el("div", { class: "tree" });
-  if (!report.holds) root.append(el("p", {}, "Does not hold."), report.why_not.map((w) => el("pre", {}, JSON.stringify(w, null, 2))));
+  if (report.certainty) root.append(el("p", { class: `certainty-line ${report.certainty}` }, CERTAINTY_WORDS[report.certainty]));
+  else if (!report.holds) root.append(el("p", {}, "Does not hold."));
   // As the command line's tree: each derived step unfolded once, each reading said once, per explanation.
   const said = { steps: new Set(), readings: new Set() };
-  root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, trees.map((t) => node(t, ordinance, null, said))));
+  const steps = [...trees, ...report.why_not].map((t) => (t.depends_on ? depending(t, ordinance, said) : node(t, ordinance, null, said)));
+  if (!steps.length) steps.push(el("li", { class: "hint" }, `no rule of this ordinance concludes ${words(c.name)}`));
+  root.append(el("ul", { role: "tree", "aria-label": `why ${words(c.name)}` }, steps));
   return root;
 }
+
+function depending(tree, ordinance, said) {
+  // A conclusion some completions of the unknown facts derive: which answers decide it, then its steps.
+  const item = el("li", { role: "treeitem", class: "step depends" }, el("div", { class: "step-head" },
+    el("span", { class: "because" }, `possible: ${tree.text}`)));
+  const lines = tree.depends_on.map((entry) => el("li", { class: "decided-by" },
+    `decided by ${entry.fact}${entry.sampled ? " (at the values reasoned)" : ""}: `,
+    entry.answers.map((a) => `${"from" in a ? piece(a.from, a.to) : answerWords(a.value)}: ${OUTCOME_WORDS[a.outcome]}`).join("; ")));
+  if (!lines.length) lines.push(el("li", { class: "decided-by" }, "no single unknown fact decides it: it turns on several together"));
+  item.append(el("ul", { role: "group" }, lines, node({ ...tree, depends_on: undefined }, ordinance, null, said)));
+  return item;
+}
+
+const piece = (low, high) => (low === high ? number(low) : `${number(low)}–${number(high)}`);
 
 const STEP_PREFIX = { not_derived: "does not hold: ", missing_fact: "not stated in the event file: ", comparison: "fails: " };
 
@@ -391,6 +412,9 @@ function node(tree, ordinance, parentClause, said) {
   if (tree.kind === "derived") said.steps.add(tree.atom);
   if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
   if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
+  // Over unknown facts: the value this step assumes, and a step not in every completion.
+  if (tree.unknown) head.append(el("span", { class: "certainty possible" }, `if ${tree.unknown} is ${answerWords(tree.assumed)}: unknown`));
+  if (tree.certainty === "possible") head.append(el("span", { class: "certainty possible" }, "possible: not in every completion"));
   const conditions = tree.conditions_text || tree.conditions || [];
   if (conditions.length) item.append(el("p", { class: "conditions" }, "given ", conditions.join("; ")));
   // A registered reading of unclear text, said at the first step that rests on it.
@@ -409,6 +433,8 @@ function node(tree, ordinance, parentClause, said) {
   if (below.length) item.append(el("ul", { role: "group" }, below));
   return item;
 }
+
+const answerWords = (value) => (typeof value === "boolean" ? (value ? "yes" : "no") : number(value));
 
 function attempt(tried, ordinance, said) {
   const item = el("li", { role: "treeitem", class: "step attempt" });
