@@ -92,3 +92,15 @@ def test_trempealeau_alcohol_hours_are_read_from_its_params():
     said = {s for tree in report["trees"] for s in sentences(tree)}
     assert any(s.endswith("beverages from midnight to 8:00 a.m.") for s in said)
     assert any(s.endswith("such beverages from 1:00 a.m. to 8:00 a.m.") for s in said)
+
+
+def test_trempealeau_sheriff_access_hours_are_read_from_its_param():
+    # 6.01(5)(b): access "at all times during the assembly and 24 hours before the start"
+    event = parse_events({"id": "fair", "attendance": {"expected_max": 2500},
+                          "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00"}}, "fair")[0]
+    report = explain(event, "trempealeau", "sheriff_access_during_and_24h_before")
+    said = {s for tree in report["trees"] for s in sentences(tree)}
+    assert any(s.endswith("during the assembly and for 24 hours before it starts.") for s in said)
+    [tree] = report["trees"]
+    assert [c["atom"] for c in tree["children"] if c["kind"] == "parameter"] == [
+        'param(trempealeau,sheriff_access_hours_before,24,"6.01(5)(b)")']
