@@ -408,6 +408,8 @@ class Explainer:
                 node.update(self._clause_info(node["clause"], ordinance))
             else:
                 node["kind"] = "fact" if atom.name in INPUT else "given"
+                if atom.name in ("darkness", "no_darkness") and clingo.Function("darkness_from_hours", atom.arguments) in self.atoms:
+                    node["read_from_hours"] = True  # not stated: the reasoner read it from the event's hours (atoms.py)
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)

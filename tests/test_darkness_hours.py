@@ -178,6 +178,20 @@ def test_the_explanation_of_the_lighting_duty_gives_the_reading():
     report = explain(event, "gem", "illumination_footcandles")
     readings = [r["id"] for tree in report["trees"] for r in _readings_in(tree)]
     assert "darkness_read_from_hours" in readings
+    assert {n.get("read_from_hours") for n in _nodes(report) if n["atom"] == "darkness(1)"} == {True}
+    [stated] = parse_events(_festival("23:00", darkness=True), "test")
+    report = explain(stated, "gem", "illumination_footcandles")
+    assert not [r for tree in report["trees"] for r in _readings_in(tree) if r["id"] == "darkness_read_from_hours"]
+    assert {n.get("read_from_hours") for n in _nodes(report) if n["atom"] == "darkness(1)"} == {None}
+
+
+def _nodes(report: dict) -> list[dict]:
+    found, todo = [], list(report["trees"])
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo += node.get("children", [])
+    return found
 
 
 def _readings_in(node: dict) -> list[dict]:
