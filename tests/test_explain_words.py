@@ -104,3 +104,31 @@ def test_trempealeau_sheriff_access_hours_are_read_from_its_param():
     [tree] = report["trees"]
     assert [c["atom"] for c in tree["children"] if c["kind"] == "parameter"] == [
         'param(trempealeau,sheriff_access_hours_before,24,"6.01(5)(b)")']
+
+
+CORPORATE_DISCLOSURE = {"trempealeau": "6.01(4)(c)1", "gem": "6.contents-a", "wyoming": "35-15-108(c)(i)", "fulton": "177-6A"}
+
+
+@pytest.mark.parametrize("ordinance", sorted(CORPORATE_DISCLOSURE))
+def test_a_corporations_signer_details_carry_its_articles_and_stockholders(ordinance):
+    """Item 1 of each application asks a corporation's articles and its stockholders of 10% or more: read as part of
+    signer_details, and said for a corporation only, with the share from the param."""
+    from reasoner.conclusions import evaluate
+    from reasoner.program import law
+    from reasoner.registry import registry
+
+    clause = CORPORATE_DISCLOSURE[ordinance]
+    [share] = [value for o, name, value, c in law((ordinance,)).params if name == "stockholder_disclosure_percent"]
+    assert f"{share}%" in registry(ordinance).clause(clause).text or f"({share}%)" in registry(ordinance).clause(clause).text
+
+    def event(kind):
+        return parse_events({"id": "fair", "attendance": {"expected_max": 6000}, "organizer": {"kind": kind},
+                             "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00"}}, "fair")[0]
+
+    notes = {kind: {c["name"] for c in evaluate([event(kind)], [ordinance])[0]["conclusions"]}
+             for kind in ("corporation", "individual")}
+    assert "corporate_disclosure_in_signer_details" in notes["corporation"]
+    assert "corporate_disclosure_in_signer_details" not in notes["individual"]
+    report = explain(event("corporation"), ordinance, "corporate_disclosure_in_signer_details")
+    said = {s for tree in report["trees"] for s in sentences(tree)}
+    assert f"its articles of incorporation and each person holding {share}% or more of its stock." in " ".join(said)

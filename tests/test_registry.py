@@ -87,3 +87,32 @@ def test_the_bundled_ordinance_text_is_the_shared_one(ordinance):
     if not shared.is_file():
         pytest.skip(f"no shared copy at {shared} to compare with")
     assert (ORDINANCE_TEXTS / source).read_bytes() == shared.read_bytes()
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_every_param_of_the_encoding_is_read_by_a_rule(ordinance):
+    """A number the law states is stated once, as a param with its clause, and used: a param no rule reads is a
+    number the reasoner never applies (or one a rule restates instead of reading)."""
+    from clingo import ast
+
+    statements: list = []
+    ast.parse_string(encoding_text(ordinance), statements.append)
+    stated, read = set(), set()
+
+    class Reads(ast.Transformer):
+        def visit_SymbolicAtom(self, node):
+            if node.symbol.ast_type == ast.ASTType.Function and node.symbol.name == "param":
+                read.add(str(node.symbol.arguments[1]))
+            return node
+
+    for statement in statements:
+        if statement.ast_type != ast.ASTType.Rule:
+            continue
+        head = statement.head
+        if (not statement.body and head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom
+                and head.atom.symbol.ast_type == ast.ASTType.Function and head.atom.symbol.name == "param"):
+            stated.add(str(head.atom.symbol.arguments[1]))
+        for literal in statement.body:
+            Reads()(literal)
+    assert stated, ordinance
+    assert stated <= read, f"{ordinance}: params no rule reads: {sorted(stated - read)}"
