@@ -196,6 +196,8 @@ def _in_order(events: list, bodies: list, width: int) -> list:
 
 def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     """Validate, evaluate and render one chunk. The worker function of every scheduler."""
+    from .conclusions import utf8
+
     timings = dict.fromkeys(PHASES, 0.0)
     start = perf_counter()
     checked = [_validate(record, chunk) for record in chunk.records]
@@ -244,7 +246,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 else:
                     for result in results:
                         out.append(csv_cells(result) + [record.source, record.line, ""] if csv_out
-                                   else (json.dumps(result, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace"))
+                                   else utf8(json.dumps(result, ensure_ascii=False) + "\n"))
                 evaluated += 1
                 rows += 1 if wide else len(results)
                 continue
@@ -252,18 +254,16 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
         error = error_record(record.source, record.line, given_id, problems)
         apart = chunk.errors_format is not None
         if apart:
-            errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else error_json(error))
+            errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
         else:
-            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out
-                       else error_json(error).encode("utf-8", "backslashreplace"))
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out else utf8(error_json(error)))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
     # JSONL rows are bytes already (Body.line). The rows given up once joined: a chunk of applications writes
     # about 90 KB an event, held once fewer.
-    output_text = csv_text(out).encode("utf-8", "backslashreplace") if csv_out else b"".join(out)
+    output_text = utf8(csv_text(out)) if csv_out else b"".join(out)
     out.clear()
-    errors_text = ((csv_text(errors) if chunk.errors_format == "csv" else "".join(errors)) if errors else ""
-                   ).encode("utf-8", "backslashreplace")
+    errors_text = (utf8(csv_text(errors)) if chunk.errors_format == "csv" else b"".join(errors)) if errors else b""
     output_file = _written(chunk.rows_folder, output_text) if chunk.rows_folder and output_text else None
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,

@@ -49,6 +49,11 @@ def _json_text() -> Any:
 json_text = _json_text()
 
 
+def utf8(text: str) -> bytes:
+    """Text as a batch writes it: UTF-8, a character no UTF-8 can hold (a lone surrogate) as its escape."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 def _value(symbol: clingo.Symbol) -> Any:
     if symbol.type == clingo.SymbolType.Number:
         return symbol.number
@@ -236,13 +241,13 @@ class Body:
         self.conclusions = conclusions
         # Kept encoded: a batch writes bytes, and one ordinance's words (a section sign, curly quotes) would make
         # the joined text of a whole chunk take two bytes a character, every row then copied and encoded at that width.
-        self.tail = f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}\n".encode("utf-8", "backslashreplace")
+        self.tail = utf8(f"{_heads(ordinance, status)}[{', '.join(fragments)}]}}\n")
         self.extra: Any = None
 
     def line(self, event_id: str) -> bytes:
         """The record of event `event_id` as one line of JSON, UTF-8: json.dumps(record) + newline, byte for byte
         (a character no UTF-8 can hold, a lone surrogate, written as its JSON escape)."""
-        return b'{"event": ' + json_text(event_id).encode("utf-8", "backslashreplace") + self.tail
+        return b'{"event": ' + utf8(json_text(event_id)) + self.tail
 
 
 @cache

@@ -176,12 +176,12 @@ def test_the_explanation_of_the_lighting_duty_gives_the_reading():
 
     [event] = parse_events(_festival("23:00"), "test")
     report = explain(event, "gem", "illumination_footcandles")
-    readings = [r["id"] for tree in report["trees"] for r in _readings_in(tree)]
+    readings = [r["id"] for node in _nodes(report) for r in node.get("interpretations", [])]
     assert "darkness_read_from_hours" in readings
     assert {n.get("read_from_hours") for n in _nodes(report) if n["atom"] == "darkness(1)"} == {True}
     [stated] = parse_events(_festival("23:00", darkness=True), "test")
     report = explain(stated, "gem", "illumination_footcandles")
-    assert not [r for tree in report["trees"] for r in _readings_in(tree) if r["id"] == "darkness_read_from_hours"]
+    assert not [r for node in _nodes(report) for r in node.get("interpretations", []) if r["id"] == "darkness_read_from_hours"]
     assert {n.get("read_from_hours") for n in _nodes(report) if n["atom"] == "darkness(1)"} == {None}
 
 
@@ -193,9 +193,3 @@ def _nodes(report: dict) -> list[dict]:
         todo += node.get("children", [])
     return found
 
-
-def _readings_in(node: dict) -> list[dict]:
-    found = list(node.get("interpretations", []))
-    for child in node.get("children", []):
-        found += _readings_in(child)
-    return found
