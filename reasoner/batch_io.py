@@ -804,7 +804,7 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 
 @cache
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
-    """The obligations (reasoner/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
+    """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
     the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
     from .vocabulary import encoding_path, names
 

@@ -13,7 +13,7 @@ What must hold (each failure is a Problem naming the file, the line or clause, a
   numbers inside rules are only 0, 1 and unit conversions;
 - every interpretation note names a registered clause, is emitted, and the note/4 rule cites the
   same clause the registry names;
-- names reaching the event vocabulary are spelled as in reasoner/vocabulary.yaml (a misspelt
+- names reaching the event vocabulary are spelled as in encodings/vocabulary.yaml (a misspelt
   `event_kind(E,festivall)` grounds silently and never holds);
 - every rule stands under a registered `% §` clause header, and every `{Variable}` of its `%@`
   sentence is a variable of the rule.
@@ -32,7 +32,7 @@ from clingo import ast
 
 from .conventions import Annotations, folded
 from .schema import INPUT, enumerated_arguments
-from .vocabulary import encoded_ordinances, encoding_path, names, package_path
+from .vocabulary import encoded_ordinances, encoding_path, names, registry_path
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
@@ -299,8 +299,8 @@ class _Checker:
         """The registry as reasoner.registry's one model reads it, with every problem it finds."""
         from . import registry as registries
 
-        where = f"reasoner/clauses/{self.ordinance}.yaml"
-        file = (self.root / "clauses" if self.root else package_path("clauses")) / f"{self.ordinance}.yaml"
+        where = f"encodings/{self.ordinance}.yaml"
+        file = (self.root / "encodings" / f"{self.ordinance}.yaml") if self.root else registry_path(self.ordinance)
         found, problems = registries.read(file, self.ordinance, where)
         for place, what in problems:
             self.problem(place, what)
@@ -412,7 +412,7 @@ class _Checker:
                 counts["operative_not_encoded"] += 1
                 self.report.not_encoded[cid] = reason
             else:
-                self.problem(f"reasoner/clauses/{self.ordinance}.yaml: clause {cid}",
+                self.problem(f"encodings/{self.ordinance}.yaml: clause {cid}",
                              "is neither cited by the encoding nor marked non-operative with a reason")
         self.report.counts.update(clauses=len(clauses), **counts)
 
@@ -426,7 +426,7 @@ class _Checker:
                     emitted.add(str(note))
         for nid in interpretations:
             if nid not in emitted:
-                self.problem(f"reasoner/clauses/{self.ordinance}.yaml: interpretation {nid}", "is never emitted by a note/4 rule")
+                self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}", "is never emitted by a note/4 rule")
         self.report.counts["interpretations"] = len(interpretations)
 
     # -- vocabulary names
@@ -580,7 +580,7 @@ class _Checker:
 
 def check(ordinances: Sequence[str] | None = None, root: Path | None = None) -> list[Report]:
     """Lint the chosen (default: every encoded) ordinance's encoding and registry; `root` stands in for the
-    package folder (holding encodings/ and clauses/) when the check itself is tested."""
+    checkout (holding encodings/) when the check itself is tested."""
     chosen = tuple(ordinances) if ordinances else encoded_ordinances()
     vocabulary_encoding = read_encoding("vocabulary", root)
     events = sample_events()

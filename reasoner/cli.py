@@ -308,15 +308,15 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
 @main.command("new")
 @click.argument("name")
 @click.option("--text", "text_file", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The ordinance's text (put it in facts/ordinances/ first).")
+              help="The ordinance's text as published (copied to encodings/NAME.txt).")
 @click.option("--root", default=".", show_default=True, type=click.Path(file_okay=False),
-              help="The checkout to write into (encodings/, reasoner/clauses/, tests/scenarios/).")
+              help="The checkout to write into (encodings/, tests/scenarios/).")
 def new_command(name: str, text_file: str, root: str) -> None:
-    """Scaffold a new ordinance NAME from its text: the clause registry (clauses split by the text's numbering,
+    """Scaffold a new ordinance NAME from its text: a copy of the text, the clause registry (clauses split by the text's numbering,
     marked for review), an encoding skeleton with the conventions, and an empty scenario file; then print the
     next steps (docs/adding-an-ordinance.md).
 
-    Example: reasoner new laramie --text facts/ordinances/laramie-county-wy.txt
+    Example: reasoner new laramie --text laramie-county-wy.txt
     """
     from .registry import all_registries
     from .scaffold import ScaffoldError, scaffold
@@ -331,7 +331,7 @@ def new_command(name: str, text_file: str, root: str) -> None:
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"{text_file}: cannot be read or the files cannot be written: {error}") from None
     click.echo("\n".join([
-        f"wrote {paths['registry']}, {paths['encoding']}, {paths['scenarios']}",
+        f"wrote {paths['text']}, {paths['registry']}, {paths['encoding']}, {paths['scenarios']}",
         "next (docs/adding-an-ordinance.md walks through each with Wyoming):",
         "  1. review the registry: every clause under a REVIEW comment (id, heading, words), the TODO metadata",
         f"  2. encode the clauses in {paths['encoding']}: params, regulated, reasons, notes; give the rest a reason",

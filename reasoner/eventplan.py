@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple
 
 from . import eventrules
 from .datacache import cached
-from .vocabulary import package_path
+from .vocabulary import encodings_folder
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", re.ASCII)
@@ -173,7 +173,7 @@ def _sources() -> list[Path]:
     pydantic = find_spec("pydantic")
     if pydantic is None or pydantic.origin is None:
         raise Decline("pydantic is not installed")
-    return [here / "event.py", here / "eventrules.py", here / "clocks.py", package_path("vocabulary.yaml"),
+    return [here / "event.py", here / "eventrules.py", here / "clocks.py", encodings_folder() / "vocabulary.yaml",
             Path(pydantic.origin).parent / "version.py"]
 
 

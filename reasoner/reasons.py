@@ -1,5 +1,5 @@
 """The words of a `reason` conclusion: the condition of an ordinance's reach it names, whether it holds, and
-the numbers compared, in the sentence reasoner/vocabulary.yaml gives that condition."""
+the numbers compared, in the sentence encodings/vocabulary.yaml gives that condition."""
 from __future__ import annotations
 
 import re

@@ -1,5 +1,5 @@
 """Clause registries: for each ordinance, its metadata and every clause's id, heading and words
-(reasoner/clauses/*.yaml), read and validated by one model.
+(encodings/*.yaml), read and validated by one model.
 
 `validate` is the one reader: `registry()` takes its result, and `reasoner check` reports its problems
 (each with the clause or interpretation it concerns) beside the checks of the encoding.
@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_v
 from pydantic.version import VERSION as PYDANTIC_VERSION  # the cache holds pydantic objects
 
 from .datacache import cached
-from .vocabulary import SAFE_LOADER, encoded_ordinances, package_path
+from .vocabulary import SAFE_LOADER, encoded_ordinances, registry_path
 
 
 class _Entry(BaseModel):
@@ -105,7 +105,7 @@ class Metadata(BaseModel):
     listed: int                              # where the ordinance stands in every listing
     jurisdiction: str
     title: str
-    source: str                              # the text's file in facts/ordinances/
+    source: str                              # the text's file as published; the checkout holds it as encodings/NAME.txt
     history: str = ""
     authority: str = ""
     permit_term: str = "permit"
@@ -262,12 +262,12 @@ def read(file: Path, ordinance: str, where: str) -> tuple[Registry | None, list[
 
 @cache
 def registry(ordinance: str) -> Registry:
-    file = package_path("clauses", f"{ordinance}.yaml")
+    file = registry_path(ordinance)
     return cached(f"registry-{ordinance}", [file], __name__, lambda: _checked(file, ordinance), version=PYDANTIC_VERSION)
 
 
 def _checked(file: Path, ordinance: str) -> Registry:
-    found, problems = read(file, ordinance, f"reasoner/clauses/{ordinance}.yaml")
+    found, problems = read(file, ordinance, f"encodings/{ordinance}.yaml")
     if found is None or problems:
         raise ValueError("; ".join(f"{place}: {what}" for place, what in problems))
     return found

@@ -332,7 +332,7 @@ def print_ordinances(data: list[dict[str, Any]]) -> None:
         for version in entry["versions"]:
             when = version["effective"] if version["effective"] == "undated" else f"effective {version['effective']}"
             lines.append(f"  version {version['id']}: {version['label']}, {when}\n")
-        lines.append(f"  source: facts/ordinances/{entry['source']}\n")
+        lines.append(f"  source: encodings/{entry['name']}.txt\n  published as: {entry['source']}\n")
         console.print(lines)
 
 

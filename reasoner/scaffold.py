@@ -1,7 +1,8 @@
 """`reasoner new NAME --text FILE`: the files a new ordinance starts from, split from its text where the text's own
-numbering allows and marked for review where it does not.
+numbering allows and marked for review where it does not. A law's files stand side by side in `encodings/`:
 
-- the registry `reasoner/clauses/NAME.yaml`: metadata keys (TODO where the text must be read by a person), and a
+- its text `encodings/NAME.txt`, a copy of FILE;
+- the registry `encodings/NAME.yaml`: metadata keys (TODO where the text must be read by a person), and a
   clause per section and paragraph, its words verbatim (spaces folded), `numbering: printed` where the id is the
   text's own, `reconstructed` where we numbered it, each under a `# REVIEW` comment;
 - the encoding skeleton `encodings/NAME.lp`: the header, a `% § <id> "quoted words"` block per clause, and the
@@ -174,7 +175,7 @@ def registry_text(name: str, text_file: Path, clauses: list[Clause], listed: int
         "adopting_body: TODO  # the board or legislature that adopted the text",
         "title: TODO  # the text's own title",
         "history: TODO  # the adoption and amendment line, as printed",
-        f"source: {text_file.name}  # in facts/ordinances/",
+        f"source: {text_file.name}  # the text's file as published; encodings/{name}.txt is its copy",
         "authority: TODO  # who issues the permit or license",
         "permit_term: permit  # TODO: permit, license, ... as the text says",
         "numbering_notes:",
@@ -218,8 +219,8 @@ def encoding_text(name: str, text_file: Path, clauses: list[Clause]) -> str:
         "% =====================================================================",
         "% TODO jurisdiction -- TODO title",
         "% History: TODO (the adoption and amendment line)",
-        f"% Source: facts/ordinances/{text_file.name}",
-        f"% Registry: reasoner/clauses/{name}.yaml (clause words, interpretations, versions)",
+        f"% Source: encodings/{name}.txt (published as {text_file.name})",
+        f"% Registry: encodings/{name}.yaml (clause words, interpretations, versions)",
         f"% Helper predicates carry the prefix {name}_.",
         "% =====================================================================",
         "%",
@@ -230,7 +231,7 @@ def encoding_text(name: str, text_file: Path, clauses: list[Clause]) -> str:
         "%   %@ {N} people at the peak is at least the threshold of {T}.",
         f"%   {name}_large(E) :- attendance(E,N), param({name}, attendance_threshold, T, _), N >= T.",
         f'%   regulated({name},E,"{first}") :- {name}_large(E).',
-        "% each condition's reason, on both sides (reasoner/vocabulary.yaml `reasons`):",
+        "% each condition's reason, on both sides (encodings/vocabulary.yaml `reasons`):",
         f'%   reason({name},E,attendance_at_least,yes,N,T,"{first}") :- attendance(E,N), param({name}, attendance_threshold, T, _), N >= T.',
         f'%   reason({name},E,attendance_at_least,no,N,T,"{first}") :- attendance(E,N), param({name}, attendance_threshold, T, _), N < T.',
         "% each reading the text leaves open, an interpretation in the registry and a note here:",
@@ -256,21 +257,25 @@ def scenario_text(name: str) -> str:
 
 
 def targets(root: Path, name: str) -> dict[str, Path]:
-    return {"registry": root / "reasoner" / "clauses" / f"{name}.yaml", "encoding": root / "encodings" / f"{name}.lp",
-            "scenarios": root / "tests" / "scenarios" / f"{name}.yaml"}
+    return {"text": root / "encodings" / f"{name}.txt", "registry": root / "encodings" / f"{name}.yaml",
+            "encoding": root / "encodings" / f"{name}.lp", "scenarios": root / "tests" / "scenarios" / f"{name}.yaml"}
 
 
 def scaffold(name: str, text_file: Path, root: Path, taken: tuple[str, ...], listed: int) -> dict[str, Path]:
-    """Write the three files under `root` (a checkout); refuses a bad or taken name and files that exist."""
+    """Write the four files under `root` (a checkout); refuses a bad or taken name and files that exist."""
     check_name(name, taken)
     paths = targets(root, name)
-    existing = [str(path) for path in paths.values() if path.exists()]
+    # The text may already stand where it belongs; the other files may not.
+    in_place = paths["text"].exists() and paths["text"].resolve() == text_file.resolve()
+    existing = [str(path) for key, path in paths.items() if path.exists() and not (key == "text" and in_place)]
     if existing:
         raise ScaffoldError(f"{', '.join(existing)} already exist(s); {name!r} is taken")
     text = text_file.read_text(encoding="utf-8")
     clauses = _unique(split(text))
     for path in paths.values():
         path.parent.mkdir(parents=True, exist_ok=True)
+    if not in_place:
+        paths["text"].write_text(text, encoding="utf-8")
     paths["registry"].write_text(registry_text(name, text_file, clauses, listed), encoding="utf-8")
     paths["encoding"].write_text(encoding_text(name, text_file, clauses), encoding="utf-8")
     paths["scenarios"].write_text(scenario_text(name), encoding="utf-8")

@@ -16,7 +16,7 @@ each have a role:
 
 An input predicate's arguments after Event are `number`, `day`, `minute`, `zone` (an ordinance's time zone,
 a string), `instant` (a real-time instant: minutes since 1970-01-01 00:00 UTC, reasoner/clocks.py; shown as a
-local date-time in the zone beside it), or the vocabulary section (reasoner/vocabulary.yaml) whose names it takes.
+local date-time in the zone beside it), or the vocabulary section (encodings/vocabulary.yaml) whose names it takes.
 Rules spread these roles to what they derive (reasoner/wording.py); the difference of two instants is a
 duration in minutes.
 """

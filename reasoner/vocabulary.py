@@ -1,4 +1,6 @@
-"""The shared vocabulary (reasoner/vocabulary.yaml) and the locator for packaged data."""
+"""The shared vocabulary (encodings/vocabulary.yaml) and the locator for packaged data: each law's files stand
+side by side in the encodings folder, `NAME.lp` (its rules), `NAME.yaml` (its clause registry) and `NAME.txt` (its
+text)."""
 from __future__ import annotations
 
 from functools import cache
@@ -15,7 +17,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def package_path(*parts: str) -> Path:
-    """A file shipped inside the installed package (clause registries, the vocabulary)."""
+    """A file shipped inside the installed package (modes.lp, the page's static files)."""
     return Path(str(resources.files("reasoner").joinpath(*parts)))
 
 
@@ -34,9 +36,19 @@ def encoding_path(name: str) -> Path:
     return encodings_folder() / f"{name}.lp"
 
 
+def registry_path(name: str) -> Path:
+    """An ordinance's clause registry, `encodings/NAME.yaml`."""
+    return encodings_folder() / f"{name}.yaml"
+
+
+def text_path(name: str) -> Path:
+    """An ordinance's text, `encodings/NAME.txt`."""
+    return encodings_folder() / f"{name}.txt"
+
+
 @cache
 def vocabulary() -> dict[str, dict]:
-    file = package_path("vocabulary.yaml")
+    file = encodings_folder() / "vocabulary.yaml"
     return cached("vocabulary", [file], __name__, lambda: yaml.load(file.read_text(encoding="utf-8"), Loader=SAFE_LOADER))
 
 
@@ -50,7 +62,7 @@ def encoded_ordinances() -> tuple[str, ...]:
     present, in the order their registries give (`listed:`)."""
     found = []
     for path in encodings_folder().glob("*.lp"):
-        registry_file = package_path("clauses", f"{path.stem}.yaml")
+        registry_file = registry_path(path.stem)
         if path.stem != "vocabulary" and registry_file.is_file():
             found.append((_listed(registry_file), path.stem))
     return tuple(name for _, name in sorted(found))
@@ -72,7 +84,7 @@ def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     """{ordinance: ((version, earliest day, latest day), ...)} for each version its registry dates (day numbers as
     date.toordinal gives them): the earliest and the latest day it can have taken effect. Read from the registry's
     head (before `clauses:`) alone, so that evaluating needs no full registry."""
-    files = [package_path("clauses", f"{name}.yaml") for name in encoded_ordinances()]
+    files = [registry_path(name) for name in encoded_ordinances()]
     return cached("versions", files, __name__, _versions)
 
 
@@ -80,7 +92,7 @@ def _versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     found = {}
     for name in encoded_ordinances():
         head = []
-        with package_path("clauses", f"{name}.yaml").open(encoding="utf-8") as handle:
+        with registry_path(name).open(encoding="utf-8") as handle:
             for line in handle:
                 if line.startswith("clauses:"):
                     break
@@ -105,13 +117,13 @@ def ordinance_time_zones() -> dict[str, str]:
     validation asks)."""
     zones = {}
     for name in encoded_ordinances():
-        with package_path("clauses", f"{name}.yaml").open(encoding="utf-8") as handle:
+        with registry_path(name).open(encoding="utf-8") as handle:
             for line in handle:
                 if line.startswith("time_zone:"):
                     zones[name] = line.split(":", 1)[1].split("#", 1)[0].strip()
                     break
                 if line.startswith("clauses:"):
-                    raise ValueError(f"reasoner/clauses/{name}.yaml states no time_zone")
+                    raise ValueError(f"encodings/{name}.yaml states no time_zone")
     return zones
 
 
@@ -126,5 +138,5 @@ def record_heading(ordinance: str) -> dict[str, Any]:
         return {"jurisdiction": found.jurisdiction, "title": found.title,
                 "interpretations": {i.id: i.text for i in found.interpretations.values()}}
 
-    sources = [package_path("clauses", f"{ordinance}.yaml"), package_path("registry.py")]
+    sources = [registry_path(ordinance), package_path("registry.py")]
     return cached(f"heading-{ordinance}", sources, __name__, from_registry)

@@ -9,7 +9,7 @@ import pytest
 
 from reasoner import datacache
 from reasoner.registry import _checked, registry
-from reasoner.vocabulary import encoded_ordinances, package_path
+from reasoner.vocabulary import encoded_ordinances, package_path, registry_path
 
 
 @pytest.fixture
@@ -112,14 +112,14 @@ def test_a_cached_registry_equals_the_one_read_from_its_yaml(cache_folder, ordin
         second = registry(ordinance)   # now from the pickle
     finally:
         registry.cache_clear()
-    fresh = _checked(package_path("clauses", f"{ordinance}.yaml"), ordinance)
+    fresh = _checked(registry_path(ordinance), ordinance)
     assert list(cache_folder.glob(f"registry-{ordinance}-*.pickle"))
     assert first == fresh and second == fresh and second is not first
 
 
 def test_a_registry_with_a_problem_is_refused_every_time_not_cached(tmp_path, cache_folder):
     broken = tmp_path / "gem.yaml"
-    broken.write_text(package_path("clauses", "gem.yaml").read_text().replace("jurisdiction:", "jurisdiction_:", 1))
+    broken.write_text(registry_path("gem").read_text().replace("jurisdiction:", "jurisdiction_:", 1))
     for _ in range(2):
         with pytest.raises(ValueError, match="jurisdiction"):
             datacache.cached("registry-gem", [broken], "reasoner.registry", lambda: _checked(broken, "gem"))

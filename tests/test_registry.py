@@ -8,11 +8,12 @@ import pytest
 
 from reasoner.registry import registry
 from reasoner.program import encoding_text
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.vocabulary import encoded_ordinances, text_path
 
-# The ordinance texts travel with the project (facts/ordinances), so the verbatim check runs on every clone;
-# where the team's shared copy is next to the checkout, the two must be the same.
-ORDINANCE_TEXTS = Path(__file__).resolve().parents[1] / "facts" / "ordinances"
+# The ordinance texts travel with the project (encodings/NAME.txt, beside the rules and the registry), so the
+# verbatim check runs on every clone; where the team's shared copy (under the name the registry's `source:`
+# gives) is next to the checkout, the two must be the same.
+ROOT = Path(__file__).resolve().parents[1]
 SHARED_TEXTS = Path(__file__).resolve().parents[1].parent / "shared" / "ordinances"
 ORDINANCES = encoded_ordinances()
 
@@ -38,8 +39,7 @@ def test_every_clause_header_in_the_encoding_is_registered(ordinance):
 @pytest.mark.parametrize("ordinance", ORDINANCES)
 def test_every_registered_clause_quotes_the_ordinance_verbatim(ordinance):
     reg = registry(ordinance)
-    source_file = ORDINANCE_TEXTS / reg.source
-    source = normalized(source_file.read_text(encoding="utf-8"))
+    source = normalized(text_path(ordinance).read_text(encoding="utf-8"))
     misquoted = [c.id for c in reg.clauses.values() if normalized(c.text) not in source]
     assert not misquoted, f"{ordinance}: clause text not found verbatim: {misquoted}"
 
@@ -86,7 +86,18 @@ def test_the_bundled_ordinance_text_is_the_shared_one(ordinance):
     shared = SHARED_TEXTS / source
     if not shared.is_file():
         pytest.skip(f"no shared copy at {shared} to compare with")
-    assert (ORDINANCE_TEXTS / source).read_bytes() == shared.read_bytes()
+    assert text_path(ordinance).read_bytes() == shared.read_bytes()
+
+
+@pytest.mark.parametrize("ordinance", ORDINANCES)
+def test_the_encodings_header_names_its_text_and_registry_beside_it(ordinance):
+    header = "\n".join(encoding_text(ordinance).splitlines()[:30])
+    source = re.search(r"^% Source: (\S+) \(published as (\S+)\)$", header, flags=re.M)
+    registry_line = re.search(r"^% Registry: (\S+)", header, flags=re.M)
+    assert source and registry_line, f"{ordinance}: no Source: or Registry: line in the header"
+    assert (source.group(1), registry_line.group(1)) == (f"encodings/{ordinance}.txt", f"encodings/{ordinance}.yaml")
+    assert (ROOT / source.group(1)).is_file() and (ROOT / registry_line.group(1)).is_file()
+    assert source.group(2) == registry(ordinance).source
 
 
 @pytest.mark.parametrize("ordinance", ORDINANCES)

@@ -14,7 +14,18 @@ from reasoner.conventions import Annotations
 from reasoner.registry import validate
 from reasoner.vocabulary import SAFE_LOADER
 
-TEXT = Path(__file__).resolve().parents[1] / "facts" / "ordinances" / "wyoming-stat-35-15.txt"
+# The text as it was published, under the name it was published with.
+WYOMING = Path(__file__).resolve().parents[1] / "encodings" / "wyoming.txt"
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("published") / "wyoming-stat-35-15.txt"
+    path.write_bytes(WYOMING.read_bytes())
+    return path
+
+
+TEXT = WYOMING
 
 
 def _new(name: str, root: Path, text: Path = TEXT):
@@ -22,29 +33,44 @@ def _new(name: str, root: Path, text: Path = TEXT):
 
 
 @pytest.fixture(scope="module")
-def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def scaffolded(tmp_path_factory: pytest.TempPathFactory, published: Path) -> Path:
     root = tmp_path_factory.mktemp("checkout")
-    result = _new("wyoming_again", root)
+    result = _new("wyoming_again", root, published)
     assert result.exit_code == 0, result.output
     assert "next" in result.output and "reasoner check -o wyoming_again" in result.output
     return root
 
 
 def _registry(root: Path) -> dict:
-    return yaml.load((root / "reasoner/clauses/wyoming_again.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    return yaml.load((root / "encodings/wyoming_again.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
 
 
-def test_the_registry_validates(scaffolded: Path) -> None:
+def test_the_registry_validates(scaffolded: Path, published: Path) -> None:
     found, problems = validate(_registry(scaffolded), "wyoming_again", "wyoming_again.yaml")
     assert found is not None and problems == []
-    assert found.metadata.level == "TODO" and found.metadata.source == TEXT.name
+    assert found.metadata.level == "TODO" and found.metadata.source == published.name
+
+
+def test_the_text_is_copied_beside_the_registry_and_the_rules(scaffolded: Path) -> None:
+    assert (scaffolded / "encodings/wyoming_again.txt").read_bytes() == TEXT.read_bytes()
+    assert sorted(p.name for p in (scaffolded / "encodings").iterdir()) == [
+        "wyoming_again.lp", "wyoming_again.txt", "wyoming_again.yaml"]
+
+
+def test_a_text_already_in_place_is_scaffolded_from_where_it_stands(tmp_path: Path) -> None:
+    (tmp_path / "encodings").mkdir()
+    in_place = tmp_path / "encodings" / "plain_town.txt"
+    in_place.write_text("SECTION 1. Parades are exempt.\n", encoding="utf-8")
+    assert _new("plain_town", tmp_path, in_place).exit_code == 0
+    assert in_place.read_text(encoding="utf-8") == "SECTION 1. Parades are exempt.\n"
+    assert (tmp_path / "encodings" / "plain_town.yaml").is_file()
 
 
 def test_the_words_are_verbatim_and_every_clause_is_flagged_for_review(scaffolded: Path) -> None:
     source = " ".join(TEXT.read_text(encoding="utf-8").split())
     clauses = _registry(scaffolded)["clauses"]
     assert [c["id"] for c in clauses if " ".join(c["text"].split()) not in source] == []
-    text = (scaffolded / "reasoner/clauses/wyoming_again.yaml").read_text(encoding="utf-8")
+    text = (scaffolded / "encodings/wyoming_again.yaml").read_text(encoding="utf-8")
     assert text.count("# REVIEW:") == len(clauses)
 
 
@@ -58,7 +84,7 @@ def test_the_ids_are_the_statutes_printed_numbering(scaffolded: Path) -> None:
 
 def test_the_encoding_has_a_header_and_a_block_per_clause(scaffolded: Path) -> None:
     text = (scaffolded / "encodings/wyoming_again.lp").read_text(encoding="utf-8")
-    assert "% Source: facts/ordinances/wyoming-stat-35-15.txt" in text
+    assert "% Source: encodings/wyoming_again.txt (published as wyoming-stat-35-15.txt)" in text
     for example in ("param(wyoming_again,", "regulated(wyoming_again,", "reason(wyoming_again,", "note(wyoming_again,"):
         assert example in text
     headers = Annotations(text).headers
@@ -92,7 +118,7 @@ def test_a_text_without_section_markers_is_split_by_its_paragraphs_and_marked_re
     text.write_text("It is the purpose of this article to protect the public.\n\n"
                     "§ 6-17 Exemptions.\n\n(a) Parades are exempt.\n\n(b) Funerals are exempt.\n", encoding="utf-8")
     assert _new("plain_town", tmp_path, text).exit_code == 0
-    data = yaml.load((tmp_path / "reasoner/clauses/plain_town.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    data = yaml.load((tmp_path / "encodings/plain_town.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     assert [(c["id"], c["numbering"]) for c in data["clauses"]] == [
         ("p1", "reconstructed"), ("6-17", "printed"), ("6-17(a)", "printed"), ("6-17(b)", "printed")]
-    assert re.search(r"text: Parades are exempt\.", (tmp_path / "reasoner/clauses/plain_town.yaml").read_text())
+    assert re.search(r"text: Parades are exempt\.", (tmp_path / "encodings/plain_town.yaml").read_text())
