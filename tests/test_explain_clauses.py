@@ -71,3 +71,20 @@ def test_a_rule_that_writes_its_clause_writes_its_blocks(ordinance):
             continue
         if cited_clause(clingo.Function(symbol.name, [clingo.Number(0)] * (len(symbol.arguments) - 1) + [written])):
             assert written.string == rule.clause, f"{ordinance}.lp:{rule.line} cites {written.string} under {rule.clause}"
+
+
+@pytest.mark.parametrize("law_date, version, words", [
+    ("2005-08-01", "pa_1971_696", "the “governing body of the municipality” may revoke"),
+    ("2027-08-01", None, "The chief elected official of the municipality, or a designee of the chief elected official, may revoke"),
+])
+def test_a_step_quotes_the_words_of_the_version_in_force(law_date, version, words):
+    """Connecticut 19a-440: before P.A. 10-92 the governing body revoked; its 2010 words are not quoted then."""
+    from reasoner.loading import parse_events
+
+    year = law_date[:4]
+    [event] = parse_events({"id": "ct", "attendance": {"expected_max": 3500, "average": 2500},
+                            "schedule": {"start": f"{year}-08-01T00:00", "end": f"{year}-08-01T20:00"},
+                            "organizer": {"kind": "corporation"}}, "test")
+    [tree] = explain(event, "connecticut", "revocation_ground")["trees"]
+    assert tree["clause"] == "19a-440" and tree.get("version") == version
+    assert tree["words"].startswith(words)
