@@ -15,7 +15,8 @@ What must hold (each failure is a Problem naming the file, the line or clause, a
   same clause the registry names;
 - names reaching the event vocabulary are spelled as in encodings/vocabulary.yaml (a misspelt
   `event_kind(E,festivall)` grounds silently and never holds);
-- every rule stands under a registered `% §` clause header, and every `{Variable}` of its `%@`
+- every rule stands under a registered `% §` clause header, a conclusion written with a clause id cites its
+  header's (a finer clause comes from a table, through a variable), and every `{Variable}` of its `%@`
   sentence is a variable of the rule.
 """
 from __future__ import annotations
@@ -329,6 +330,11 @@ class _Checker:
                 continue  # a clause bound by a variable is checked on the ground atoms
             if clause.type != clingo.SymbolType.String:  # quoted ids that are not registered: see _clauses
                 self.problem(where, f"{name}/{statement.head[1]} cites {clause}, not a quoted clause id")
+            header = self.enc.header_of(statement.line)
+            if clause.type == clingo.SymbolType.String and header and header != clause.string:
+                # the block's clause is stated once, in its header; a finer clause comes from a table (a variable)
+                self.problem(where, f"{name}/{statement.head[1]} cites {clause.string!r} under the `% §` header of "
+                                    f"{header!r}: open a block for {clause.string!r}, or take the clause from a table")
             if name == "note":
                 note = _constant(statement.head_args[2])
                 registered = interpretations.get(note.name) if note is not None and note.type == clingo.SymbolType.Function else None

@@ -8,8 +8,10 @@ The encodings stay plain clingo. Only when an explanation is asked for, each rul
             `_blocked(R, K+1, (Vars_K)) :- _reach(R, K, (Vars_K)), not _sat(R, K+1, (Vars_K)).`
             (the first body literal that fails, with the values bound so far)
 
-Each rule's clause is the nearest `% § <clause>` comment above it and its sentence is the
-`%@ ...` comment right above it, so the tree quotes the law and shows the arithmetic.
+Each step cites the clause its atom carries (a conclusion's last argument: `evaluate` cites the same), else
+the nearest `% § <clause>` comment above its rule; its sentence is the `%@ ...` comment right above the rule,
+so the tree quotes the law and shows the arithmetic. Where the registry gives a clause's words in the
+version in force on the event's law date, those are quoted.
 Plain evaluation never pays for these records.
 """
 from __future__ import annotations
@@ -339,6 +341,8 @@ class Explainer:
         self._by_predicate: dict[tuple[str, int], list[clingo.Symbol]] = defaultdict(list)
         for symbol in self.atoms:
             self._by_predicate[(symbol.name, len(symbol.arguments))].append(symbol)
+        # the version of each ordinance in force on the law date, whose words a step quotes where they differ
+        self.in_force = {a.arguments[0].name: a.arguments[2].name for a in self._by_predicate.get(("in_force", 3), ())}
 
     def _take(self, symbol: clingo.Symbol) -> None:
         name = symbol.name   # asked of clingo once: each question is a call into its C library
@@ -366,7 +370,12 @@ class Explainer:
         found = registry(ordinance).clause(clause)
         if not found:
             return {"clause": clause}
-        return {"clause": clause, "heading": found.heading, "words": found.text, "reconstructed": found.reconstructed}
+        info = {"clause": clause, "heading": found.heading, "words": found.text, "reconstructed": found.reconstructed}
+        version = self.in_force.get(ordinance)
+        earlier = next((w for w in found.versions if w.version == version), None)
+        if earlier is not None:
+            info.update(words=earlier.text, version=version)
+        return info
 
     def _readings(self, ordinance: str | None, clause: str | None, atom: clingo.Symbol) -> list[dict[str, str]]:
         """The registered interpretations this step rests on: the readings the encoding states (note/4) for
@@ -416,8 +425,9 @@ class Explainer:
         kinds = _rule_kinds(self.ordinances, rule.id)
         node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}",
                     because=sentence(rule.label, bindings, kinds, self.wording))
-        node.update(self._clause_info(rule.clause, ordinance))
-        if readings := self._readings(ordinance, rule.clause, atom):
+        clause = cited_clause(atom) or rule.clause
+        node.update(self._clause_info(clause, ordinance))
+        if readings := self._readings(ordinance, clause, atom):
             node["interpretations"] = readings
         node["conditions"] = [_bound_text(l, bindings) for l in rule.body if not l.positive_atom]
         # an aggregate (the longest stretch) is what the rule's own sentence states: no condition of its own
@@ -466,6 +476,8 @@ class Explainer:
         """One side of a comparison as its value: a day as a date, a minute as a clock time, arithmetic worked out."""
         if term.ast_type == ast.ASTType.Interval:
             return f"{self._term_words(term.left, bindings, kinds)} to {self._term_words(term.right, bindings, kinds)}"
+        if term.ast_type == ast.ASTType.Function and not term.name and term.arguments:  # a tuple: each part by its kind
+            return f"({', '.join(self._term_words(part, bindings, kinds) for part in term.arguments)})"
         variables = _variables(term)
         bound = _Bind(bindings)(term)
         if any(name not in bindings for name in variables):
@@ -492,7 +504,7 @@ class Explainer:
             return str(bound)
         return self.wording.value(value, kind, zone_of(bindings, kinds))
 
-    def _unbound(self, rule: Rule, bindings: dict) -> dict[str, str]:
+    def _unbound(self, rule: Rule, bindings: dict) -> dict[str, str | clingo.Symbol]:
         """For a why-not that stops early: the values its sentence names that nothing bound yet, read off the
         answer where one atom fits (a parameter, the stated attendance); else said to be not stated."""
         local = dict(bindings)
@@ -518,7 +530,7 @@ class Explainer:
                 named.setdefault(variable, f"[{said}: {self.wording.noun(name)}]")
         for variable, value in local.items():
             if variable not in bindings:
-                named[variable] = self.wording.value(value, kinds.get(variable))
+                named[variable] = value  # read off the answer: the sentence writes it in its own format
         return named
 
     def _why_absent(self, literal: Literal, bindings: dict) -> dict[str, Any] | None:
@@ -579,7 +591,8 @@ class Explainer:
                 "would_mean": sentence(rule.label, bindings, kinds, self.wording, self._unbound(rule, bindings)),
                 "failed": self._literal_words(literal, bindings, kinds, failed=True),
                 "failed_condition": _failed_comparison(literal, bindings) if literal.node.atom.ast_type == ast.ASTType.Comparison
-                else ("missing: " if literal.positive_atom else "") + _bound_text(literal, bindings), **self._clause_info(rule.clause, ordinance),
+                else ("missing: " if literal.positive_atom else "") + _bound_text(literal, bindings),
+                **self._clause_info(_head_clause(rule, bindings) or rule.clause, ordinance),
             }
             attempt["explanation"] = self._failure(literal, bindings, depth, kinds)
             node["attempts"].append(attempt)
@@ -633,6 +646,28 @@ class Explainer:
         return found
 
 
+def cited_clause(atom: clingo.Symbol) -> str | None:
+    """The clause a conclusion atom carries (its last argument, as `evaluate` reads it); None for other atoms."""
+    if (atom.name, len(atom.arguments)) not in CONCLUSION_SIGNATURES:
+        return None
+    last = atom.arguments[-1]
+    return last.string if last.type == clingo.SymbolType.String else None
+
+
+def _head_clause(rule: Rule, bindings: dict[str, clingo.Symbol]) -> str | None:
+    """The clause a rule's head cites: written in it, or bound by the body as far as it got (a table's clause)."""
+    if rule.head_predicate not in CONCLUSION_SIGNATURES:
+        return None
+    last = rule.head.atom.symbol.arguments[-1]
+    if last.ast_type == ast.ASTType.SymbolicTerm:
+        value = last.symbol
+    elif last.ast_type == ast.ASTType.Variable:
+        value = bindings.get(last.name)
+    else:
+        return None
+    return value.string if value is not None and value.type == clingo.SymbolType.String else None
+
+
 def _negated_derived(literal: Literal, derived: set[tuple[str, int]]) -> bool:
     node = literal.node
     if node.ast_type != ast.ASTType.Literal or node.sign != ast.Sign.Negation:
@@ -662,6 +697,8 @@ def _matches(atom: clingo.Symbol, wanted: clingo.Symbol) -> bool:
 
 # Output predicates whose third argument names the conclusion, for why-not questions by name.
 NAMED_PREDICATES = {o.predicate: o.arity for o in named_outputs()}
+# The predicates whose last argument is the clause a conclusion cites.
+CONCLUSION_SIGNATURES = {(o.predicate, o.arity) for o in OUTPUTS}
 WHOLE_PREDICATES = {o.predicate: o.arity for o in whole_outputs()}
 
 

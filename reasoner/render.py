@@ -213,7 +213,8 @@ def _node_label(node: dict[str, Any]) -> Text:
     for reading in node.get("interpretations", []):
         text.append(f"\nRead as ({reading['id']}, {reading['clause']}): {reading['text']}", style="magenta")
     if node.get("heading"):
-        text.append(f"\n{node['heading']}: “{node['words']}”", style="italic")
+        version = f" (version {node['version']})" if node.get("version") else ""
+        text.append(f"\n{node['heading']}{version}: “{node['words']}”", style="italic")
     return text
 
 

@@ -22,8 +22,9 @@ from .clocks import zone as time_zone
 from .schema import INPUT, LAW_FACTS, OUTPUT, PARAM
 
 DAY, CLOCK, EVENT, INSTANT, DURATION, ZONE = "date", "clock", "event", "instant", "duration", "zone"
+YEAR = "year"  # a calendar year, written as a year is ({Y:year}: 2027, not 2,027)
 # what a `%@` placeholder may be typed as: {SD:date}, {F:instant}, {M:duration}
-FORMATS = (DAY, CLOCK, INSTANT, DURATION)
+FORMATS = (DAY, CLOCK, INSTANT, DURATION, YEAR)
 
 
 def clock(minute: int) -> str:
@@ -214,6 +215,8 @@ class Wording:
                 return duration(symbol.number)
             if kind == EVENT:
                 return self.event_id
+            if kind == YEAR:
+                return str(symbol.number)
             return f"{symbol.number:,}"
         if symbol.type == clingo.SymbolType.String:
             return symbol.string
@@ -369,9 +372,10 @@ _MINUTES_AFTER = re.compile(r"(\{[A-Z]\w*\}) minutes\b")
 
 
 def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[str, str], wording: Wording,
-             unbound: dict[str, str] | None = None) -> str | None:
+             unbound: dict[str, str | clingo.Symbol] | None = None) -> str | None:
     """A `%@` sentence with its placeholders filled: a day as a date, a minute as a clock time. A value
-    not bound (a why-not stops before it) is named by what would bind it (`unbound`), never left a hole."""
+    not bound (a why-not stops before it) is the one the answer holds, or is named by what would bind it
+    (`unbound`), never left a hole."""
     if not label:
         return None
 
@@ -387,7 +391,9 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
         name, fmt = match.group(1), match.group(2)
         value = bindings.get(name)
         if value is None:
-            return (unbound or {}).get(name, "a value not known here")
+            value = (unbound or {}).get(name, "a value not known here")
+            if isinstance(value, str):
+                return value
         return wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))

@@ -132,6 +132,9 @@ DEFECTS = [
         f'note(trempealeau,E,toilet_rate_counts_all_persons,"6.01(3)2") :- {PERMITTED}.'), "the registry names '6.01(3)3'"),
     ("a sentence naming a variable the rule lacks", append_rule(
         f'%@ {{Nobody}} is planted.\nrestriction(trempealeau,E,planted,"6.01(3)1") :- {PERMITTED}.'), "{Nobody}"),
+    ("a conclusion citing another clause than its block's header", append_rule(
+        f'restriction(trempealeau,E,planted,"6.01(3)3") :- {PERMITTED}.'),
+     "cites '6.01(3)3' under the `% §` header of '6.01(3)1'"),
     ("a rule under no clause header", prepend_rule(
         f'restriction(trempealeau,E,planted,"6.01(3)1") :- {PERMITTED}.'), "stands under no `% §` clause header"),
     ("a clause neither encoded nor given a reason", edit_registry(

@@ -291,3 +291,21 @@ def test_wide_ranges_equal_brute_force_in_status_shortfalls_and_quantities(seed)
             got = mine[name].get("range") or [mine[name]["value"], mine[name]["value"]]
             assert got == [min(values), max(values)], (ordinance, name)
     compare(e, with_values=False)
+
+
+def test_an_agricultural_fair_whose_description_may_not_have_been_delivered_possibly_needs_a_license():
+    """Connecticut 19a-443(c)(4): the exception holds only if the description was hand-delivered ninety days ahead;
+    a delivery not known yet leaves the license possible and is the question that settles it."""
+    fair = parse_events({"id": "fair", "kinds": ["fair"], "attendance": {"expected_max": 3000, "average": 2500},
+                         "schedule": {"start": "2027-07-16T08:00", "end": "2027-07-16T22:00"},
+                         "flags": ["agricultural_fair", "annual_event", "nonprofit_organizer"], "held_annually_since": 2017,
+                         "site": {"kind": "fairgrounds"}, "organizer": {"kind": "association", "site_interest": "owner"},
+                         "unknown": ["flags.agricultural_fair_description_delivered"]}, "test")[0]
+    [record] = evaluate_uncertain(fair, ["connecticut"])
+    assert record["status"] == "possibly_required"
+    found = {(c["kind"], c["name"]): c["certainty"] for c in record["conclusions"]}
+    assert found[("exemption", "annual_agricultural_fair")] == "possible"
+    assert found[("permit_required", "permit_required")] == "possible"
+    assert found[("deadline", "agricultural_fair_description")] == "certain"
+    [asked] = questions(fair, ["connecticut"])["questions"]
+    assert asked["fact"] == "flags.agricultural_fair_description_delivered"
