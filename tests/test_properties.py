@@ -185,11 +185,9 @@ def no_less_owed(smaller, larger, why: str) -> None:
         assert key in more, f"{why}: {larger['ordinance']} drops {key} ({obligation['clauses']})"
         before, after = obligation["value"], more[key]["value"]
         if isinstance(before, int) and isinstance(after, int):
-            if key[0] in upper_limits() and obligation.get("unit") == "count":
-                # A count limit is the licensed maximum (Gem 4.ticket-sales: tickets no more than the people
-                # licensed), so it follows the attendance up, as the required quantities do.
-                assert after >= before, f"{why}: {larger['ordinance']} {key[0]} limit falls {before} -> {after}"
-            elif key[0] in upper_limits():
+            # A count limit is the licensed maximum (Gem 4.ticket-sales: tickets no more than the people
+            # licensed), so it follows the attendance up, as the required quantities do; a time limit never rises.
+            if key[0] in upper_limits() and obligation.get("unit") != "count":
                 assert after <= before, f"{why}: {larger['ordinance']} {key[0]} time limit rises {before} -> {after}"
             else:
                 assert after >= before, f"{why}: {larger['ordinance']} {key[0]} falls {before} -> {after}"
