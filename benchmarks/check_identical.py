@@ -28,7 +28,10 @@ from reasoner.coverage import scenario_cases  # noqa: E402
 def reasoner_command(checkout: Path, arguments: list[str], out: Path) -> bytes:
     """`reasoner ARGUMENTS` run by the code of `checkout`; what it wrote to `out` (or printed)."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    done = subprocess.run([sys.executable, "-m", "reasoner.cli", *arguments], env=env, capture_output=True, check=False)
+    # Run from outside every checkout: `python -m` puts the current directory ahead of PYTHONPATH, so run
+    # from a checkout's root both sides would import that checkout and the comparison would prove nothing.
+    done = subprocess.run([sys.executable, "-m", "reasoner.cli", *arguments], env=env, capture_output=True,
+                          check=False, cwd=tempfile.gettempdir())
     if done.returncode not in (0, 1):  # 1: some records failed, which the rows then say
         raise SystemExit(f"reasoner {' '.join(arguments)} (PYTHONPATH={checkout}) exit {done.returncode}:\n"
                          f"{done.stderr.decode(errors='replace')}")
@@ -54,10 +57,16 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--workdir", default=None)
     args = parser.parse_args()
-    work = Path(args.workdir or tempfile.mkdtemp(prefix="check-identical-"))
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="check-identical-")).resolve()
     work.mkdir(parents=True, exist_ok=True)
     sides = {"baseline": baseline_checkout(args.baseline, work), "new": ROOT}
     print(f"baseline {args.baseline} ({sides['baseline']}) against this checkout ({ROOT})")
+    for side, checkout in sides.items():  # each side must run its own code, or "identical" is vacuous
+        where = subprocess.run([sys.executable, "-c", "import reasoner; print(reasoner.__file__)"], check=True,
+                               env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True,
+                               cwd=tempfile.gettempdir()).stdout.strip()
+        if not Path(where).resolve().is_relative_to(Path(checkout).resolve()):
+            raise SystemExit(f"the {side} side imports {where}, not its checkout {checkout}")
 
     inputs = {mix: write_events(work / f"{mix}-{args.events}.jsonl", args.events, mix) for mix in ("synthetic", "regulated")}
     cases = scenario_cases(ROOT / "tests" / "scenarios")
