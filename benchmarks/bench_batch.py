@@ -390,7 +390,7 @@ def baseline_checkout(revision: str, work: Path) -> Path:
 
 def side_by_side(args: argparse.Namespace, work: Path) -> list[tuple]:
     """Both mixes, baseline and this checkout in turns, clingo alone beside each: medians of --repeat.
-    Returns the rows of the README's table: mix, events, side, clingo alone, batch, share, CPU per event."""
+    Returns the rows of the figures table: mix, events, side, clingo alone, batch, share, CPU per event."""
     table_rows: list[tuple] = []
     sides = {"new": ROOT}
     if args.baseline:
@@ -454,7 +454,7 @@ def main() -> None:
     parser.add_argument("--workdir", default=None, help="where the event files and outputs go (default: a temporary folder)")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
-    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
+    parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
     args = parser.parse_args()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-batch-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -514,7 +514,7 @@ def main() -> None:
         print(f"  cold `reasoner evaluate --format json`, 1 event, all ordinances: {median(cold) * 1000:,.0f} ms")
         print(f"  explain one conclusion (toilets, trempealeau), encodings loaded: {median(warm) * 1000:,.1f} ms")
     print(f"\nfiles in {work}")
-    if args.readme:
+    if args.publish:
         markdown = table(("mix", "events", "code", "clingo alone, events/s", "batch, 2 workers, events/s",
                           "batch / clingo alone", "a worker's CPU µs per event"), rows, "lrlrrrr")
         if scaled:
@@ -525,11 +525,11 @@ def main() -> None:
 
 
 def _shown_arguments(arguments: list[str]) -> list[str]:
-    """The command line as the README states it: without --readme, and without --workdir (a folder of this machine's
+    """The command line as docs/performance.md states it: without --publish, and without --workdir (a folder of this machine's
     that changes no figure)."""
     shown, skip = [], False
     for argument in arguments:
-        if skip or argument == "--readme" or argument.startswith("--workdir="):
+        if skip or argument == "--publish" or argument.startswith("--workdir="):
             skip = False
             continue
         if argument == "--workdir":

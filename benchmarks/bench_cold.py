@@ -2,7 +2,7 @@
 `reasoner evaluate FILE --format json`, for this checkout and, with --baseline REV, for an earlier commit.
 Prints medians of --repeat runs, interleaved so that the machine's noise falls on every variant alike.
 
-    python benchmarks/bench_cold.py --repeat 9 --baseline HEAD~1 [--readme]
+    python benchmarks/bench_cold.py --repeat 9 --baseline HEAD~1 [--publish]
 
 Each variant runs as `python -m reasoner.cli` from a copy of its checkout's `reasoner/` and `encodings/` in a
 temporary folder (so both sides run from the same kind of place): once with the bytecode compiled beforehand,
@@ -12,7 +12,7 @@ operating system's file cache and the reasoner's data cache (reasoner/datacache.
 
 Wall time is what a person waits; CPU time (user + system of the process) is what the process itself did, and
 varies less on a shared machine. The last column compares each run with the same run of the baseline.
---readme writes the table into the README's block `cold`.
+--publish writes the table into docs/performance.md's block `cold`.
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--baseline", metavar="REV", help="an earlier commit to run beside this checkout")
-    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
+    parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         scratch = Path(name)
@@ -101,7 +101,7 @@ def main() -> None:
                 seconds, used = timed(command, folder, variant_env)
                 wall[name].append(seconds)
                 cpu[name].append(used)
-    command = " ".join(["python", "benchmarks/bench_cold.py", *(a for a in sys.argv[1:] if a != "--readme")])
+    command = " ".join(["python", "benchmarks/bench_cold.py", *(a for a in sys.argv[1:] if a != "--publish")])
     floor = statistics.median(wall[FLOOR])
     rows = []
     for name in runs:
@@ -118,7 +118,7 @@ def main() -> None:
     print(f"`{command}`: cold start, {args.repeat} runs of each, interleaved; `{EXAMPLE.relative_to(ROOT)}` under "
           "every ordinance.\n")
     print(markdown)
-    if args.readme:
+    if args.publish:
         publish("cold", markdown, command)
 
 if __name__ == "__main__":

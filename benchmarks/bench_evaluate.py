@@ -1,8 +1,8 @@
 """How long one evaluation takes, with and without explanation records, side by side in one run.
 
-Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200] [--readme]
-Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures); --readme writes
-them into the README's block `evaluate`.
+Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200] [--publish]
+Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures); --publish writes
+them into docs/performance.md's block `evaluate`.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--events", type=int, default=200)
-    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
+    parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
     args = parser.parse_args()
     event = load_events(EXAMPLE)
     ordinances = encoded_ordinances()
@@ -60,7 +60,7 @@ def main() -> None:
     label = "whole process: reasoner evaluate --format json"
     measured.append((label, f"{process:,.0f} ms"))
     print(f"  {label:<45} {process:8.1f} ms")
-    if args.readme:
+    if args.publish:
         publish("evaluate", table(("run (the harvest festival, encodings loaded once)", f"median of {args.repeat}"), measured),
                 f"python benchmarks/bench_evaluate.py --repeat {args.repeat} --events {args.events}")
 

@@ -1,9 +1,9 @@
 """Unknown facts: how long certain/possible answers, questions, explanations and whatif take (medians).
 
-Usage: python benchmarks/bench_unknowns.py [--repeat 5] [--readme]
+Usage: python benchmarks/bench_unknowns.py [--repeat 5] [--publish]
 The event has 20 unknown facts (18 yes/no facts, the site kind, darkness) and an attendance range,
 and is evaluated under every encoded ordinance; the bundled unknown festival is explained and what-if'd
-under Trempealeau. --readme writes the figures into the README's block `unknowns`. Then (printed only) a
+under Trempealeau. --publish writes the figures into docs/performance.md's block `unknowns`. Then (printed only) a
 three-day fair open from 10:00, its daily closing time known, a range, or unknown, side by side (and a
 seven-day one unknown).
 """
@@ -32,7 +32,7 @@ UNKNOWN_FESTIVAL = ROOT / "facts" / "events" / "unknown-festival.yaml"
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
+    parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
     args = parser.parse_args()
     ordinances = encoded_ordinances()
     record = {"id": "bench", "kinds": ["festival"], "attendance": {"expected_max": {"min": 1500, "max": 6000}},
@@ -59,7 +59,7 @@ def main() -> None:
         ms = median_ms(action, args.repeat)
         measured.append((label, f"{ms:,.0f} ms"))
         print(f"  {label:<95} {ms:8.1f} ms", flush=True)
-    if args.readme:
+    if args.publish:
         publish("unknowns", table(("run", f"median of {args.repeat}"), measured),
                 f"python benchmarks/bench_unknowns.py --repeat {args.repeat}")
 

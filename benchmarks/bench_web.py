@@ -2,9 +2,9 @@
 clients, and the 50th/99th percentile latency. Bounded: it starts its own server on 127.0.0.1, sends at most
 --requests requests per run or stops after --seconds, whichever comes first, then stops the server.
 
-    python benchmarks/bench_web.py --requests 400 --seconds 60 --clients 1,8 [--readme]
+    python benchmarks/bench_web.py --requests 400 --seconds 60 --clients 1,8 [--publish]
 
---readme writes the figures into the README's block `web`.
+--publish writes the figures into docs/performance.md's block `web`.
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=400, help="At most this many requests per run.")
     parser.add_argument("--seconds", type=float, default=60.0, help="At most this long per run.")
     parser.add_argument("--workers", type=int, default=None, help="The server's solving processes (default: one per CPU).")
-    parser.add_argument("--readme", action="store_true", help="Write the figures into the README.")
+    parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
     args = parser.parse_args()
     body = json.dumps({"source": Path(args.event).read_text(encoding="utf-8")}).encode()
     with running_server(workers=args.workers) as url:
@@ -79,7 +79,7 @@ def main() -> None:
         for clients in (int(c) for c in args.clients.split(",")):
             results.append(run(host, int(port), body, clients, args.requests, args.seconds))
             print(json.dumps(results[-1]), flush=True)
-    if args.readme:
+    if args.publish:
         rows = [(r["clients"], f'{r["requests_per_second"]:,.1f}', f'{r["p50_ms"]:,.0f} ms', f'{r["p99_ms"]:,.0f} ms')
                 for r in results]
         publish("web", table(("clients", "requests/s", "p50", "p99"), rows, "rrrr"),

@@ -1,7 +1,7 @@
-"""What the benchmark scripts share: the median timer, and writing their figures into the README.
+"""What the benchmark scripts share: the median timer, and writing their figures into the documentation.
 
-Every figure the README quotes stands in a block that a benchmark script wrote, between
-`<!-- figures: NAME -->` and `<!-- /figures: NAME -->`; `--readme` on that script writes it anew, with the
+Every figure the documentation quotes stands in a block of docs/performance.md that a benchmark script wrote,
+between `<!-- figures: NAME -->` and `<!-- /figures: NAME -->`; `--publish` on that script writes it anew, with the
 date, the commit and the machine's load, so no figure is ever copied by hand.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+FIGURES_PAGE = ROOT / "docs" / "performance.md"
 
 
 def median_ms(action, repeat: int) -> float:
@@ -44,13 +44,13 @@ def table(header: tuple[str, ...], rows: list[tuple], align: str | None = None) 
     return "\n".join("| " + " | ".join(str(cell) for cell in line) + " |" for line in lines)
 
 
-def publish(name: str, markdown: str, command: str, readme: Path = README) -> None:
-    """Replace the README's figures block `name` by `markdown`, preceded by the command and the conditions."""
+def publish(name: str, markdown: str, command: str, page: Path = FIGURES_PAGE) -> None:
+    """Replace the page's figures block `name` by `markdown`, preceded by the command and the conditions."""
     start, end = f"<!-- figures: {name} -->", f"<!-- /figures: {name} -->"
-    text = readme.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{readme}: no block {start} ... {end} to write the figures into")
+        raise SystemExit(f"{page}: no block {start} ... {end} to write the figures into")
     block = f"{start}\n`{command}` ({conditions()}):\n\n{markdown.strip()}\n{end}"
-    readme.write_text(pattern.sub(lambda _: block, text, count=1), encoding="utf-8")
-    print(f"wrote the figures into {readme.name} ({name})")
+    page.write_text(pattern.sub(lambda _: block, text, count=1), encoding="utf-8")
+    print(f"wrote the figures into {page} ({name})")
