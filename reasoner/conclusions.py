@@ -1,4 +1,4 @@
-"""Turn answer-set atoms into the stable result shape (documented in README, "JSON output").
+"""Turn answer-set atoms into the stable result shape (documented in docs/commands.md, "JSON output").
 
 Per event and ordinance: status, permit_required, and a sorted list of conclusions, each with
 kind, name, value, unit, modality and clauses (plus min/max for penalties, required/provided for

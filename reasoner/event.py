@@ -175,7 +175,7 @@ class Schedule(Strict, ScheduleBase):
     end_occurrence: Occurrence | None = Field(None, description="For an end the clocks show twice: `earlier` or `later`.")
     sessions: list[Session] | None = Field(None, description="The periods the event runs, in any order; sessions that touch (one ends as the next begins) run on as one; overlapping sessions are refused.")
     daily: Daily | None = Field(None, description="Shorthand for one session a day with the same hours: {first_day, last_day, open, close}.")
-    darkness: bool | None = Field(None, description="Whether any part runs during hours of darkness; derived when left out (see README).")
+    darkness: bool | None = Field(None, description="Whether any part runs during hours of darkness; derived when left out (see docs/event-format.md).")
     _runs: tuple[Session, ...] = PrivateAttr(default=())
     _open: tuple[tuple[str, tuple[int, ...]], ...] = PrivateAttr(default=())
 

@@ -91,3 +91,11 @@ def test_the_readme_lists_every_encoded_ordinance():
     section = text[text.index("## The ordinances"):]
     listed = re.findall(r"^\| `(\w+)` \|", section, re.M)
     assert sorted(listed) == sorted(encoded_ordinances()), "the README's table of ordinances is not the encoded ones"
+
+
+def test_the_commands_page_names_every_command():
+    from reasoner.cli import main
+
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    missing = [name for name in main.commands if f"`reasoner {name}" not in text]
+    assert not missing, f"docs/commands.md does not name: {missing}"
