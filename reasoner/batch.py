@@ -363,17 +363,16 @@ class _Processes(_Window):
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         if method == "forkserver":
-            from multiprocessing import forkserver
+            from .processes import start_forkserver
 
-            # Each worker that replaces a recycled one forks from the server with these imported (the event
-            # models built): 70 ms less of its first chunk.
-            context.set_forkserver_preload(["reasoner.batch", "reasoner.conclusions", "reasoner.loading", "reasoner.event",
-                                            "reasoner.program", "reasoner.atoms", "reasoner.registry"])
             # Started now with SIGINT ignored, which it inherits: a Ctrl-C while it imports the preloaded modules
             # would print its own traceback. The parent stops it (and the workers) itself.
             previous = _hold_interrupts()  # ignored, not deferred: only SIG_IGN outlives exec
             try:
-                forkserver.ensure_running()
+                # Each worker that replaces a recycled one forks from the server with these imported (the event
+                # models built): 70 ms less of its first chunk.
+                start_forkserver(context, ["reasoner.batch", "reasoner.conclusions", "reasoner.loading",
+                                           "reasoner.event", "reasoner.program", "reasoner.atoms", "reasoner.registry"])
             finally:
                 _release_interrupts(previous)
         self.others = set(multiprocessing.active_children())
