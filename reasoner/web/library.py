@@ -21,7 +21,6 @@ from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..conclusions import evaluate_any
 from ..unknowns import questions as event_questions
-from ..vocabulary import encoded_ordinances
 from ..whatif import WhatIfError, whatif as whatif_event
 
 DEFAULT_NAME = "event"   # how messages name an event given without a file name
@@ -163,7 +162,7 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
 
 def ordinances() -> list[dict[str, Any]]:
     """`reasoner ordinances --format json`: the encoded ordinances with their jurisdiction, title and metadata."""
-    return [ordinance_record(name) for name in encoded_ordinances()]
+    return [ordinance_record(name) for name in check_ordinances(())]  # not those not encoded yet
 
 
 def schema() -> dict[str, Any]:
