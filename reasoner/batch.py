@@ -108,26 +108,26 @@ def _data(record: Record, chunk: Chunk) -> tuple[Any, list[tuple[str, str]]]:
 
 
 def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, str]]]:
-    """(event, id as given, problems): the record validated as `evaluate` validates a one-event file."""
+    """(event, (id, name) as given, problems): the record validated as `evaluate` validates a one-event file."""
     from .loading import EventFileError, parse_events
 
     data, problems = _data(record, chunk)
-    given_id = data.get("id") if isinstance(data, dict) else None
+    given = (data.get("id"), data.get("name")) if isinstance(data, dict) else (None, None)
     if problems:
-        return None, given_id, problems
+        return None, given, problems
     if isinstance(data, list) or (isinstance(data, dict) and set(data) == {"events"}):
-        return None, None, [("", "a record holds one event, not a list of events")]
+        return None, (None, None), [("", "a record holds one event, not a list of events")]
     try:
         [event] = parse_events(data, record.source)
     except EventFileError as error:
-        return None, given_id, error.problems
+        return None, given, error.problems
     except RecursionError:
-        return None, given_id, [("", "nested too deeply")]
+        return None, given, [("", "nested too deeply")]
     if chunk.as_of is not None:
         from .eventrules import with_law_date
 
         [event] = with_law_date([event], chunk.as_of)
-    return event, given_id, []
+    return event, given, []
 
 
 def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
@@ -214,7 +214,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     position = 0
     csv_out = chunk.output_format == "csv"
     wide = csv_out and chunk.layout == "wide"
-    for record, (event, given_id, problems) in zip(chunk.records, checked):
+    for record, (event, (given_id, given_name), problems) in zip(chunk.records, checked):
         if event is not None and not getattr(event, "has_unknowns", False):
             mine = bodies[position:position + width]
             position += width
@@ -256,7 +256,8 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
         if apart:
             errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
         else:
-            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out else utf8(error_json(error)))
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances, given_name) if csv_out
+                       else utf8(error_json(error)))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
     # JSONL rows are bytes already (Body.line). The rows given up once joined: a chunk of applications writes
@@ -363,17 +364,16 @@ class _Processes(_Window):
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         if method == "forkserver":
-            from multiprocessing import forkserver
+            from .processes import start_forkserver
 
-            # Each worker that replaces a recycled one forks from the server with these imported (the event
-            # models built): 70 ms less of its first chunk.
-            context.set_forkserver_preload(["reasoner.batch", "reasoner.conclusions", "reasoner.loading", "reasoner.event",
-                                            "reasoner.program", "reasoner.atoms", "reasoner.registry"])
             # Started now with SIGINT ignored, which it inherits: a Ctrl-C while it imports the preloaded modules
             # would print its own traceback. The parent stops it (and the workers) itself.
             previous = _hold_interrupts()  # ignored, not deferred: only SIG_IGN outlives exec
             try:
-                forkserver.ensure_running()
+                # Each worker that replaces a recycled one forks from the server with these imported (the event
+                # models built): 70 ms less of its first chunk.
+                start_forkserver(context, ["reasoner.batch", "reasoner.conclusions", "reasoner.loading",
+                                           "reasoner.event", "reasoner.program", "reasoner.atoms", "reasoner.registry"])
             finally:
                 _release_interrupts(previous)
         self.others = set(multiprocessing.active_children())

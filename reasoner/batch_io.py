@@ -897,12 +897,16 @@ def error_json(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = ()) -> list[Any]:
-    """An error row in a CSV of `layout`: the event's id, and source, line and error in the last columns."""
+def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
+                  name: Any = None) -> list[Any]:
+    """An error row in a CSV of `layout`: the event's id (and in the wide layout its name, as given), and source,
+    line and error in the last columns."""
     if layout == "errors":
         return [record["event"] or "", record["source"], record["line"], record["error"]]
     width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
     row: list[Any] = [""] * width
     row[0] = record["event"] or ""
+    if layout == "wide" and isinstance(name, str):
+        row[1] = _text(name)
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row

@@ -33,7 +33,7 @@ from clingo import ast
 
 from .conventions import Annotations, folded
 from .schema import INPUT, enumerated_arguments
-from .vocabulary import encoded_ordinances, encoding_path, names, registry_path
+from .vocabulary import encoded_ordinances, encoding_path, names, registry_path, unfinished_metadata
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
@@ -307,6 +307,10 @@ class _Checker:
             self.problem(place, what)
         if found is None:
             return None
+        undone = unfinished_metadata(found.metadata.model_dump())
+        if undone:
+            self.problem(where, f"the metadata is unfinished ({'; '.join(undone)}): until it is done, "
+                                f"{self.ordinance} is not encoded yet and no command evaluates it")
         return ({cid: clause.model_dump() for cid, clause in found.clauses.items()},
                 {iid: reading.model_dump() for iid, reading in found.interpretations.items()})
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 
 from .clocks import Occurrence
 from .eventrules import (MAX_PEOPLE, MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
-                         SessionBase, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
+                         SessionBase, clock_time, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
                          numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, within_dates,
                          within_dates_if_given)
 from .vocabulary import names
@@ -139,6 +139,8 @@ class CloseRange(Strict):
     min: time = Field(description="The earliest closing time, e.g. 21:00.")
     max: time = Field(description="The latest closing time, e.g. 01:00 (after midnight when earlier than the opening).")
 
+    _clock = field_validator("min", "max", mode="before")(_rule(clock_time))
+
 
 class Session(Strict, SessionBase):
     """One continuous period during which the event runs (local date-times at the event's place)."""
@@ -164,6 +166,7 @@ class Daily(Strict, DailyBase):
     expected_max: dict[date, int] | None = Field(None, json_schema_extra=_counts_by_day, description="The peak present at any one time on some days, by the day the session opens, where it is below the event's (e.g. {\"2027-08-13\": 6000}); days left out have the event's peak.")
 
     _within = field_validator("first_day", "last_day")(_rule(within_dates))
+    _clock = field_validator("open", "close", mode="before")(_rule(clock_time))
     unknown_close = _before(unknown_close)
     days_in_order = _after(DailyBase.days_in_order)
 

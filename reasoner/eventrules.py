@@ -9,6 +9,7 @@ light ones.
 """
 from __future__ import annotations
 
+import re
 import sys
 from datetime import date, datetime, time, timedelta
 from types import ModuleType
@@ -140,6 +141,21 @@ def open_end(data: Any, family: ModuleType, start_field: str = "start") -> Any:
             end._unstated = True
             data = {**data, "end": end}
     return data
+
+
+# a time of day as pydantic reads text: 10:00, 10:00:30, with or without a UTC offset (refused in words later)
+_CLOCK = re.compile(r"\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?", re.ASCII)
+
+
+def clock_time(value: Any, family: ModuleType) -> Any:
+    """A clock time, saying in words what YAML made of an unquoted one (10:00 is the number 600 to it) and what
+    text is no clock time (10:00pm), instead of the parser's own messages."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        written = f"{value // 60:02d}:{value % 60:02d}" if 0 <= value < 24 * 60 else "10:00"
+        raise ValueError(f'write the time in quotes, as "{written}": unquoted, YAML reads {written} as the number {value}')
+    if isinstance(value, str) and value != "unknown" and not _CLOCK.fullmatch(value):
+        raise ValueError('not a clock time this reader knows: write the 24-hour clock in quotes, as "22:00" or "09:30"')
+    return value
 
 
 def unknown_close(data: Any, family: ModuleType) -> Any:

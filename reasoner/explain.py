@@ -750,6 +750,27 @@ def unknown_conclusion(conclusion: str, ordinances: Sequence[str]) -> str | None
     return f"no conclusion named {conclusion!r} in {', '.join(ordinances)}{hint}"
 
 
+def kind_problem(conclusion: str, reports: Sequence[dict[str, Any]]) -> str | None:
+    """A message when `conclusion` names a kind of conclusion (exempt, exemption, obligation, ...) rather than
+    one conclusion, and none of that kind holds in `reports` (explain's answers): the names of that kind each
+    ordinance has, to ask about one (an explanation of the kind lists those that hold)."""
+    from .catalog import catalog
+
+    kinds = {o.kind for o in OUTPUTS if o.named and conclusion in (o.predicate, o.kind)}
+    ordinances = [report["ordinance"] for report in reports]
+    if not kinds or any(report["trees"] for report in reports) or \
+            any(entry["name"] == conclusion for name in ordinances for entry in catalog(name)):
+        return None
+    listed = []
+    for name in ordinances:
+        entries = [e for e in catalog(name) if e["kind"] in kinds]
+        listed.append(f"{name}: " + (", ".join(f"{e['name']} ({', '.join(e['clauses'])})" for e in entries)
+                                     or "none"))
+    event = reports[0]["event"] if reports else "the event"
+    return (f"{conclusion!r} is a kind of conclusion, not one, and none of that kind holds for {event}; name one to "
+            f"see why it does not hold: {'; '.join(listed)} (reasoner conclusions NAME lists every one)")
+
+
 def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not."""

@@ -177,6 +177,16 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
                 detail += f" (given: {shown(given)})"
             found.append((where, detail))
             continue
+        if location and location[-1] == "[key]":   # a dict's key (provisions.toilet): the path names it already
+            where = where.removesuffix(".[key]")
+        if item["type"] in ("literal_error", "enum") and isinstance(given, str):
+
+            choices = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
+            close = difflib.get_close_matches(given, choices, n=1, cutoff=0.6)
+            if close:
+                detail = f"not a name this field knows; did you mean {close[0]}?"
+            elif len(choices) > 8:
+                detail = f"not a name this field knows (it knows {len(choices)}: reasoner schema lists them)"
         kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
         if kind and isinstance(given, str):
             detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"

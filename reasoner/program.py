@@ -32,7 +32,8 @@ from clingo import ast
 
 from .atoms import facts_program
 from .schema import INPUTS, OUTPUTS, PARAM
-from .vocabulary import encoded_ordinances, encoding_path, ordinance_time_zones, ordinance_versions, package_path
+from .vocabulary import (encoded_ordinances, encoding_path, ordinance_time_zones, ordinance_versions, package_path,
+                         unfinished_ordinances)
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
     from .event import Event
@@ -45,6 +46,10 @@ class UnknownOrdinance(ValueError):
     pass
 
 
+class NotEncodedYet(UnknownOrdinance):
+    """An ordinance named whose registry is unfinished (vocabulary.unfinished_metadata): it is not evaluated."""
+
+
 class SolveTimeout(RuntimeError):
     """A solver call did not finish within its time limit."""
 
@@ -54,8 +59,11 @@ class SolveTimeout(RuntimeError):
         super().__init__(f"no answer within the time limit of {limit:g} s (stopped while {stage})")
 
 
-def check_ordinances(ordinances: Iterable[str] | None) -> tuple[str, ...]:
-    available = encoded_ordinances()
+def check_ordinances(ordinances: Iterable[str] | None, unfinished: bool = False) -> tuple[str, ...]:
+    """The ordinances named (default: every encoded one), refusing a name not encoded; an ordinance whose
+    registry is unfinished is left out of the default and refused by name, unless `unfinished` (check, coverage)."""
+    waiting = unfinished_ordinances()
+    available = tuple(name for name in encoded_ordinances() if unfinished or name not in waiting)
     if not ordinances:
         return available
     import difflib
@@ -63,6 +71,9 @@ def check_ordinances(ordinances: Iterable[str] | None) -> tuple[str, ...]:
     chosen = []
     for name in ordinances:
         key = name.strip().lower()  # `-o Fulton` is fulton
+        if key in waiting and not unfinished:
+            raise NotEncodedYet(f"{key} is not encoded yet ({'; '.join(waiting[key])}), so it is not evaluated; "
+                                f"reasoner check -o {key} lists what is left")
         if key not in available:
             close = difflib.get_close_matches(key, available, n=1, cutoff=0.5)
             hint = f"; did you mean {close[0]}?" if close else ""

@@ -166,8 +166,13 @@ def result_panel(result: dict[str, Any]) -> Panel:
     table = _obligations(items)
     if table:
         parts.append(table)
+    # what the application lacks is said once, under its own heading, not again among what it must contain
+    missing = {c["name"] for c in items if c["kind"] == "application_missing" and c.get("certainty") != "possible"}
     for kind, heading in SECTIONS:
         found = [c for c in items if c["kind"] == kind]
+        if kind == "application_requirement" and missing:
+            found = [c for c in found if c["name"] not in missing]
+            heading = "The application must also contain"
         if found:
             lines = Text(f"{heading}:\n", style="bold")
             for item in found:

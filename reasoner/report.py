@@ -35,6 +35,13 @@ def _amount(item: dict[str, Any]) -> str:
     if item.get("range"):
         low, high = item["range"]
         return f"{low:,} to {high:,} {unit or ''}".strip()
+    low, high = item.get("min"), item.get("max")
+    if item.get("kind") == "penalty" and high is not None and low != high:   # the range the text gives
+        return f"{_value(low, unit)}–{_value(high, unit)}" if low else f"up to {_value(high, unit)}"
+    return _value(value, unit)
+
+
+def _value(value: Any, unit: str | None) -> str:
     if value is None or value is True:
         return ""
     if unit == "usd":

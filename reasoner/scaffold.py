@@ -10,7 +10,12 @@ numbering allows and marked for review where it does not. A law's files stand si
 - an empty scenario file `tests/scenarios/NAME.yaml`.
 
 Sections are found from `=== [ID] Heading` markers (the statute texts), or from numbers opening a paragraph
-(`§ 6-17`, `6.02 DEFINITIONS`, `SECTION 3.`); paragraphs from `(a)`, `(i)`, `(A)`, `(1)` opening them.
+(`§ 6-17`, `6.02 DEFINITIONS`, `SECTION 3.`, `Sec. 3.`, `45-21-5.`, `70.108.010`); paragraphs from `(a)`, `(i)`,
+`(A)`, `(1)` opening them or run into the text after a stop (`...following:(a)A cash bond`), each kind of marker a
+level below the kinds the section used before it. A section's history notes (`[ 1971 ex.s. c 302 s 19.]`,
+`(L. 1975 S.B. 323 § 1)`, `Codes, 1942, § 7015-51; ...`) and editors' notes are not clauses: they are kept in its
+REVIEW comment. A scraped text that gives a section several times (run together, then in paragraphs) keeps the
+first full copy, and its REVIEW comment says so and where the copies differ.
 """
 from __future__ import annotations
 
@@ -23,10 +28,22 @@ import yaml
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 RESERVED = {"not", "vocabulary", "modes"}   # clingo's keyword, and the shared files' names
 _MARKER = re.compile(r"^=== \[(?P<id>[^\]]+)\]\s*(?P<heading>.*?)\s*(?:\(source_url:.*)?$")
-_SECTION = re.compile(r"^(?:§+\s*(?P<s>\d+[-.]\d+[A-Za-z]?)|SECTION\s+(?P<n>\d+)\.|(?P<d>\d+\.\d+)\s+(?=[A-Z]))")
-_PARAGRAPH = re.compile(r"^\((?P<m>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3})\)\s+")
-_HISTORY = re.compile(r"^\(\d{4},.*\)$")   # a statute's history note, e.g. (1971, P.A. 696, S. 1.)
+_SECTION = re.compile(r"^(?:§+\s*(?P<s>\d+[-.]\d+[A-Za-z]?)|(?:SECTION|Section|Sec\.)\s+(?P<n>\d+[A-Za-z]?)\."
+                      r"|(?P<t>\d+(?:-\d+){2,}[A-Za-z]?)\.?\s+(?=[A-Z])|(?P<d>\d+(?:\.\d+)+)\.?\s+(?=[A-Z]))")
+_MARK = r"\((?:[a-z]{1,4}|[A-Z]{1,4}|\d{1,3})\)"
+# a marker opening a paragraph, followed by a space or, in a scraped text, by its first word, quote or marker
+_PARAGRAPH = re.compile(r"^\((?P<m>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3})\)(?:\s+|(?=[\"“A-Z(]))")
+# where a scraped text runs a numbered item into the one before, glued to its stop or last word (a text that
+# enumerates inside a sentence leaves a space: `provided: (1) Prior notification ... and (2) a letter`)
+_RUN_IN = re.compile(rf"(?<=[.:;a-z])(?={_MARK}\s*[\"“A-Z(])")
+# a statute's history and editors' notes, not its words: (1971, P.A. 696, S. 1.), [ 1971 ex.s. c 302 s 19.],
+# (L. 1975 S.B. 323 § 1), Effective 7-16-75, Codes, 1942, § 7015-51; ..., Reviser's note: ..., ...: See note following RCW
+_HISTORY = re.compile(r"^(?:\(\d{4},.*\)|\[\s*\d{4}\b.*\]|\(L\.\s*\d{4}\b.*\)|Effective \d{1,2}-\d{1,2}-\d{2,4}\.?"
+                      r"|(?:Codes|Laws),\s*\d{4},.*|\*?Reviser's note:.*|.{0,160}?: See notes? following .*)$")
+_GLUED_HISTORY = re.compile(r"(?<=[.;:])\s*(?P<note>(?:Codes|Laws),\s*\d{4},\s*§.*)$")
+_HEADER = re.compile(r"^(?:Title|Chapter|Article|Part|Subchapter)\s+[\dIVXLC]+[A-Za-z]?\b.{0,80}$")
 _ROMAN = re.compile(r"[ivxl]+")
+_KINDS = ("lower", "roman", "upper", "digit")
 
 
 class ScaffoldError(ValueError):
@@ -67,36 +84,101 @@ def _paragraphs(lines: list[str]) -> list[str]:
     return found
 
 
-def _level(marker: str, last: dict[int, str]) -> int:
-    """0 for (a), 1 for (i), 2 for (A), 3 for (1): a roman-looking letter is a letter when it follows its
-    predecessor at the letter level, as (i) after (h)."""
+def _kind(marker: str, path: dict[int, str], order: list[str]) -> str:
+    """digit, upper, lower or roman: a roman-looking letter is a letter when it follows its predecessor at the
+    letter level, as (i) after (h)."""
     if marker.isdigit():
-        return 3
+        return "digit"
     if marker.isupper():
-        return 2
+        return "upper"
     if _ROMAN.fullmatch(marker):
-        previous = last.get(0)
+        previous = path.get(order.index("lower")) if "lower" in order else None
         if not (len(marker) == 1 and previous and len(previous) == 1 and ord(marker) == ord(previous) + 1):
-            return 1
-    return 0
+            return "roman"
+    return "lower"
 
 
-def _split_section(section: str, heading: str, body: list[str], numbering: str) -> list[Clause]:
+def _key(text: str) -> str:
+    return "".join(text.split())
+
+
+def _history(paragraphs: list[str]) -> tuple[list[str], list[str]]:
+    """The paragraphs that are the law's words, and the history and editors' notes (each once)."""
+    kept, notes = [], []
+    for paragraph in paragraphs:
+        glued = _GLUED_HISTORY.search(paragraph)
+        if glued and not _HISTORY.match(paragraph):
+            notes.append(glued.group("note"))
+            paragraph = paragraph[:glued.start()].rstrip()
+        if _HISTORY.match(paragraph):
+            notes.append(paragraph)
+        elif paragraph:
+            kept.append(paragraph)
+    return kept, list(dict.fromkeys(notes))
+
+
+def _first_copy(pieces: list[str]) -> tuple[list[str], list[str]]:
+    """A section a scraper gave several times (run together, then in paragraphs; or whole, three times over):
+    the first full copy, and what to review. A copy starts where a paragraph opens as the section does."""
+    if not pieces:
+        return pieces, []
+    review = []
+    again = [i for i in range(1, len(pieces)) if _key(pieces[i]) == _key(pieces[i - 1])]
+    if again:   # a paragraph given again right after itself
+        times = len(pieces)
+        pieces = [piece for i, piece in enumerate(pieces) if i not in again]
+        if len(pieces) == 1:
+            review.append(f"the text gives this section {times} times; the words are copy 1")
+        else:
+            review.append(f"the text gives {len(again)} paragraph(s) again right after themselves; each is kept once")
+    opening = _key(pieces[0])[:60]
+    if len(opening) < 30:
+        return pieces, review
+    starts = [0] + [i for i in range(1, len(pieces)) if _key(pieces[i]).startswith(opening)]
+    if len(starts) == 1:
+        return pieces, review
+    copies = [pieces[a:b] for a, b in zip(starts, starts[1:] + [len(pieces)])]
+    keys = ["".join(_key(piece) for piece in copy) for copy in copies]
+    chosen = min(range(len(copies)), key=lambda i: (-len(keys[i]), -len(copies[i]), i))
+    same = f", the same words as copy 1 in paragraphs" if chosen and keys[chosen] == keys[0] else ", the first full one"
+    review.append(f"the text gives this section {len(copies)} times; the words are copy {chosen + 1}{same}")
+    for index, copy in enumerate(copies):
+        if keys[index] == keys[chosen]:
+            continue
+        mine = {_key(piece) for piece in copy}
+        lacks = [piece for piece in copies[chosen] if _key(piece) not in mine and _key(piece) not in keys[index]]
+        what = "; ".join(f"'{piece[:60]}{'...' if len(piece) > 60 else ''}'" for piece in lacks[:2])
+        review.append(f"copy {index + 1} differs" + (f" (it lacks {what})" if what else ""))
+    return copies[chosen], review
+
+
+def _split_section(section: str, heading: str, body: list[str], numbering: str,
+                   review: list[str] | None = None) -> list[Clause]:
     clauses: list[Clause] = []
     path: dict[int, str] = {}
+    order: list[str] = []   # the kinds of marker in the order the section first uses them: its levels
     count = 0
-    for paragraph in _paragraphs(body):
-        if _HISTORY.match(paragraph):
-            continue
+    paragraphs, notes = _history(_paragraphs(body))
+    pieces = [piece.strip() for paragraph in paragraphs for piece in _RUN_IN.split(paragraph) if piece.strip()]
+    pieces, copies = _first_copy(pieces)
+    for paragraph in pieces:
         found = _PARAGRAPH.match(paragraph)
         if found:
-            marker = found.group("m")
-            level = _level(marker, path)
-            path = {k: v for k, v in path.items() if k < level}
-            path[level] = marker
+            markers = []
+            while found:   # (2)(a) Except ...: the item (a) of (2), which has no words of its own
+                markers.append(found.group("m"))
+                paragraph = paragraph[found.end():]
+                found = _PARAGRAPH.match(paragraph)
+            for marker in markers:
+                kind = _kind(marker, path, order)
+                if kind not in order:
+                    order.append(kind)
+                level = order.index(kind)
+                path = {k: v for k, v in path.items() if k < level}
+                path[level] = marker
             clause_id = section + "".join(f"({path[k]})" for k in sorted(path))
-            clauses.append(Clause(clause_id, f"{heading}: ({marker})" if heading else f"({marker})",
-                                  paragraph[found.end():], numbering,
+            clauses.append(Clause(clause_id, f"{heading}: ({markers[-1]})" if heading else f"({markers[-1]})",
+                                  paragraph, numbering,
                                   ["heading: the section's, with the paragraph's marker; give it its own"]))
         elif not clauses:
             clauses.append(Clause(section, heading or "TODO", paragraph, numbering))
@@ -104,26 +186,59 @@ def _split_section(section: str, heading: str, body: list[str], numbering: str) 
             count += 1
             clauses.append(Clause(f"{section}¶{count + 1}", heading or "TODO", paragraph, "reconstructed",
                                   ["an unnumbered paragraph after numbered ones: its id is ours"]))
+    if clauses:
+        clauses[0].review[:0] = [*(review or []), *copies,
+                                 *(f"a history or editor's note, not a clause: {note}" for note in notes)]
     return clauses
+
+
+def _marked_section(marker: re.Match, body: list[str]) -> list[Clause]:
+    """A section under a `=== [ID] Heading` marker. The id may carry the heading (`70.108.010 - Legislative
+    declaration.`, cut short by the scraper); the body may open with the citation (`RCW 70.108.010`), the title
+    and chapter, the heading on a line of its own, or the number and heading run into the words
+    (`316.150. Definitions. —As used in ...`)."""
+    raw = marker.group("id").strip()
+    numbered = re.match(r"(?P<n>\d+(?:[.-]\d+)+[A-Za-z]?)\s*(?:-\s+(?P<h>.*))?$", raw)
+    section = numbered.group("n") if numbered else raw.rstrip(". ")
+    heading = ((numbered.group("h") if numbered and numbered.group("h") else "") or marker.group("heading")).rstrip(". ")
+    review = []
+    contents = re.search(r"(?<=[a-z.])Section \d", heading)
+    if contents:   # the chapter's table of contents run into the first heading
+        heading = heading[:contents.start()].rstrip(". ")
+        review.append("the marker's heading ran on into a table of contents, cut off here")
+    if body and body[0].startswith(section):   # the section's own first line: its heading as printed
+        heading = body[0][len(section):].strip(" .") or heading
+        body = body[1:]
+    paragraphs = _paragraphs(body)
+    while len(paragraphs) > 1:   # a section of one paragraph is its words, even when they repeat its heading
+        first = paragraphs[0]
+        if _HEADER.match(first) or re.fullmatch(rf"[A-Z][\w.]*\s+{re.escape(section)}\.?", first):
+            paragraphs.pop(0)
+        elif heading and first.rstrip(". ") != heading and first.startswith(heading) and len(first) < 200:
+            heading = first.rstrip(". ")   # the heading in full, where the marker cut it short
+            paragraphs.pop(0)
+        elif heading and first.rstrip(". ") == heading:
+            paragraphs.pop(0)
+        else:
+            break
+    if paragraphs and paragraphs[0].startswith(section):
+        run_in = re.match(rf"{re.escape(section)}\.?\s+(?P<h>.{{1,200}}?)\.\s*—\s*(?P<rest>.*)$", paragraphs[0])
+        if run_in:
+            heading = run_in.group("h")
+            paragraphs[0] = run_in.group("rest")
+    lines = [line for paragraph in paragraphs for line in (paragraph, "")]
+    return _split_section(section, heading, lines, "printed", review)
 
 
 def split(text: str) -> list[Clause]:
     """The clauses of an ordinance's text, by its own numbering where it has one."""
     lines = text.splitlines()
-    if any(_MARKER.match(line) for line in lines):
+    marks = [i for i, line in enumerate(lines) if _MARKER.match(line)]
+    if marks:
         clauses: list[Clause] = []
-        start = next(i for i, line in enumerate(lines) if _MARKER.match(line))
-        marks = [i for i, line in enumerate(lines) if _MARKER.match(line)] + [len(lines)]
-        for begin, end in zip(marks, marks[1:]):
-            found = _MARKER.match(lines[begin])
-            section = found.group("id").rstrip(". ")
-            body = lines[begin + 1:end]
-            heading = found.group("heading").rstrip(". ")
-            if body and body[0].startswith(section):   # the section's own first line: its heading as printed
-                heading = body[0][len(section):].strip(" .") or heading
-                body = body[1:]
-            clauses += _split_section(section, heading, body, "printed")
-        return clauses if start is not None else []
+        for begin, end in zip(marks, marks[1:] + [len(lines)]):
+            clauses += _marked_section(_MARKER.match(lines[begin]), lines[begin + 1:end])
+        return clauses
     # No section markers: numbers that open a paragraph start a section; the rest are numbered by us.
     clauses = []
     section, heading, body, number = None, "", [], 0

@@ -13,8 +13,9 @@ Values that change at more than `max_steps` points over the range (water at one 
 space per four) are "proportional": their appearance is tracked, their steps are not listed (the samples have
 their values).
 
-Varied facts: `attendance` (the peak; a stated female/male split is scaled with it, rounded down, and a board
-finding is dropped, since it would override the varied number), `hours` (each session's end moves to its
+Varied facts: `attendance` (the peak; a stated female/male split and total over the event are scaled with it,
+rounded down, a total that is a range or unknown is dropped, and a board finding is dropped, since it would
+override the varied number), `hours` (each session's end moves to its
 start + hours; darkness is derived again unless the file states it), `close` (each session's end moves to that
 many minutes after the midnight that begins its first day: 1260 is 21:00, 1500 is 01:00 the next day), `filed` (the filing date, ISO dates), and any integer
 field by its dotted path (`site.seating_capacity`, `organizer.applicant_age`, `provisions.toilets`, ...).
@@ -111,6 +112,8 @@ def vary_event(event: Event, vary: Vary, x: int) -> Event:
         for part in ("female", "male"):
             if people.get(part) is not None:
                 people[part] = x * people[part] // peak if isinstance(peak, int) and peak > 0 else None
+        if people.get("total") is not None:   # never below the peak: scaled with it where both are numbers
+            people["total"] = x * people["total"] // peak if _scales(people["total"], peak) else None
         people["expected_max"] = x
         people["board_finding"] = None
     elif vary.field in ("hours", "close"):
@@ -139,6 +142,10 @@ def vary_event(event: Event, vary: Vary, x: int) -> Event:
     return varied
 
 
+def _scales(total: Any, peak: Any) -> bool:
+    return isinstance(total, int) and isinstance(peak, int) and peak > 0
+
+
 def adjustments(event: Event, vary: Vary) -> list[str]:
     """What else changes with the varied fact, in words."""
     notes = []
@@ -146,6 +153,10 @@ def adjustments(event: Event, vary: Vary) -> list[str]:
     if vary.field == "attendance":
         if people.female is not None or people.male is not None:
             notes.append("the female/male split is scaled with the attendance (rounded down)")
+        if people.total is not None and _scales(people.total, people.expected_max):
+            notes.append(f"the total over the event ({people.total:,}) is scaled with the attendance (rounded down)")
+        elif people.total is not None:
+            notes.append("the total over the event is dropped, since it is not a number to scale with the attendance")
         if people.board_finding is not None:
             notes.append("the board's attendance finding is dropped, since it would override the varied attendance")
     if vary.field in ("hours", "close") and event.schedule.darkness is None:

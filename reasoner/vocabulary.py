@@ -88,16 +88,21 @@ def ordinance_versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     return cached("versions", files, __name__, _versions)
 
 
+def _head(name: str) -> dict[str, Any]:
+    """A registry's metadata: its keys before `clauses:`, parsed without the clauses."""
+    head = []
+    with registry_path(name).open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("clauses:"):
+                break
+            head.append(line)
+    return yaml.load("".join(head), Loader=SAFE_LOADER) or {}
+
+
 def _versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
     found = {}
     for name in encoded_ordinances():
-        head = []
-        with registry_path(name).open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("clauses:"):
-                    break
-                head.append(line)
-        versions = (yaml.load("".join(head), Loader=SAFE_LOADER) or {}).get("versions") or []
+        versions = _head(name).get("versions") or []
         dated = []
         for version in versions:
             if version.get("effective") is not None:
@@ -108,6 +113,43 @@ def _versions() -> dict[str, tuple[tuple[str, int, int], ...]]:
                 continue
             dated.append((str(version["id"]), *(day.toordinal() for day in window)))
         found[name] = tuple(dated)
+    return found
+
+
+def unfinished_metadata(metadata: dict[str, Any]) -> list[str]:
+    """What a registry's metadata still leaves undone: each key `reasoner new` wrote TODO that is TODO still,
+    and an extent that bounds no land (the scaffold's [0, 0, 0, 0]). An ordinance with any is not encoded yet:
+    `check` fails on it, and no command evaluates it (it is never answered as not regulated)."""
+    found = []
+    for key, value in metadata.items():
+        if key in ("clauses", "interpretations", "versions"):
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(item, str) and item.strip().upper().startswith("TODO") for item in values):
+            found.append(f"{key} is TODO")
+    extent = metadata.get("extent")
+    if not (isinstance(extent, (list, tuple)) and len(extent) == 4 and all(isinstance(x, (int, float)) for x in extent)
+            and extent[0] < extent[1] and extent[2] < extent[3]):
+        shown = (f"[{', '.join(f'{x:g}' if isinstance(x, (int, float)) else repr(x) for x in extent)}]"
+                 if isinstance(extent, (list, tuple)) else "not stated")
+        found.append(f"extent {shown} bounds no land (south, north, west, east in degrees, west negative)")
+    return found
+
+
+@cache
+def unfinished_ordinances() -> dict[str, tuple[str, ...]]:
+    """{ordinance: what is undone} for each encoded ordinance whose registry's metadata is unfinished
+    (unfinished_metadata); the others are the ones commands evaluate."""
+    files = [registry_path(name) for name in encoded_ordinances()]
+    return cached("unfinished", files, __name__, _unfinished)
+
+
+def _unfinished() -> dict[str, tuple[str, ...]]:
+    found = {}
+    for name in encoded_ordinances():
+        undone = unfinished_metadata(_head(name))
+        if undone:
+            found[name] = tuple(undone)
     return found
 
 

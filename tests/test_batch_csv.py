@@ -87,3 +87,9 @@ def test_an_error_row_of_a_wide_csv_keeps_the_columns(tmp_path):
     header, good, bad = run(tmp_path, "out.csv", [FILED[0], {"id": "x", "attendance": "lots"}])
     assert len(good) == len(bad) == len(header)
     assert bad[0] == "x" and bad[-2] == "2" and "attendance" in bad[-1]
+
+
+def test_an_error_row_of_a_wide_csv_keeps_the_applications_name(tmp_path):
+    header, good, bad = run(tmp_path, "out.csv", [FILED[0], {"id": "x", "name": "Harvest Days", "attendance": "lots"}])
+    assert header[:2] == ["event", "name"]
+    assert good[1] == "Event 0" and bad[:2] == ["x", "Harvest Days"]

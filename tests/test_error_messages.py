@@ -39,6 +39,28 @@ CASES = [
     ("a date that does not exist names its field",
      "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "application: {filed: 2027-02-30}\n",
      ["line 4", "filed: 2027-02-30 is no date"], []),
+    ("an unquoted clock time is told to be quoted",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\nschedule:\n  daily: {first_day: 2027-08-12, last_day: "
+     "2027-08-14, open: 10:00, close: \"23:30\"}\n",
+     ['schedule.daily.open: write the time in quotes, as "10:00": unquoted, YAML reads 10:00 as the number 600'],
+     ["UTC offset"]),
+    ("a 12-hour clock time is told in words, not the parser's",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\nschedule:\n  daily: {first_day: 2027-08-12, last_day: "
+     "2027-08-14, open: \"10:00\", close: \"10:00pm\"}\n",
+     ["schedule.daily.close: not a clock time this reader knows: write the 24-hour clock in quotes, as \"22:00\""],
+     ["timezone sign", "CloseRange", "valid dictionary"]),
+    ("a misspelt provision gets the name it was meant to be, at a clean path",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "provisions: {toilet: 14}\n",
+     ["provisions.toilet: not a name this field knows; did you mean toilets? (given: 'toilet')"],
+     ["[key]", "'admission_control'"]),
+    ("a misspelt flag and special service get their names",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE
+     + "flags: [overnight]\nspecial_services: [road_closures]\n",
+     ["flags[0]: not a name this field knows; did you mean overnight_stay?",
+      "special_services[0]: not a name this field knows; did you mean road_closure?"], ["'open_to_public'"]),
+    ("a list value like no name is pointed to the schema, not given every name",
+     "event.yaml", "id: a\nattendance: {expected_max: 3000}\n" + SCHEDULE + "flags: [zzqx]\n",
+     ["flags[0]: not a name this field knows (it knows", "reasoner schema lists them"], ["'open_to_public'"]),
     ("a malformed JSONL row gives its line and column",
      "events.jsonl", '{"id": "a", "attendance": {"expected_max": 3}, "schedule": {"start": "2027-07-16T12:00", '
      '"end": "2027-07-18T02:00"}}\n{"id": "b",, "x": 1}\n', ["malformed JSON at line 2, column 12"], []),

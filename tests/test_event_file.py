@@ -16,7 +16,7 @@ CASES = [
     ("end_before_start.yaml", "schedule", "must be after start"),
     ("unknown_field.yaml", "attendance.expected_minimum", "no such field; did you mean expected_max?"),
     ("malformed.yaml", "", "malformed YAML at line"),
-    ("unknown_kind.yaml", "kinds[0]", "'festival'"),
+    ("unknown_kind.yaml", "kinds[0]", "not a name this field knows; did you mean race?"),
     ("missing_attendance.yaml", "attendance", "Field required"),
     ("empty.yaml", "", "the file is empty"),
     ("second_record_bad.json", "[1].schedule", "must be after start"),

@@ -15,13 +15,12 @@ from typing import Any
 from ..compare import CompareError, compare as compare_events, parse_kinds
 from ..event import Event
 from ..eventrules import one_event, with_filing_date, with_law_date
-from ..explain import explain as explain_event, unknown_conclusion
+from ..explain import explain as explain_event, kind_problem, unknown_conclusion
 from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
 from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..conclusions import evaluate_any
 from ..unknowns import questions as event_questions
-from ..vocabulary import encoded_ordinances
 from ..whatif import WhatIfError, whatif as whatif_event
 
 DEFAULT_NAME = "event"   # how messages name an event given without a file name
@@ -117,7 +116,10 @@ def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
     event = _one_event(request)
     conclusion = request.get("conclusion")
     _conclusion(conclusion, chosen)
-    return [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+    reports = [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+    if conclusion is not None and (problem := kind_problem(conclusion, reports)):
+        raise InputProblem(problem)
+    return reports
 
 
 def questions(request: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +165,7 @@ def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[
 
 def ordinances() -> list[dict[str, Any]]:
     """`reasoner ordinances --format json`: the encoded ordinances with their jurisdiction, title and metadata."""
-    return [ordinance_record(name) for name in encoded_ordinances()]
+    return [ordinance_record(name) for name in check_ordinances(())]  # not those not encoded yet
 
 
 def schema() -> dict[str, Any]:

@@ -12,6 +12,8 @@ import threading
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..processes import start_forkserver
+
 
 class TimeLimit(Exception):
     """No answer within the time limit (the worker was killed)."""
@@ -59,7 +61,7 @@ class Pool:
     def __init__(self, size: int, time_limit: float):
         self.time_limit = time_limit
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["reasoner.web.library"])
+        start_forkserver(self._context, ["reasoner.web.library"])
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
