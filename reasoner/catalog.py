@@ -63,7 +63,12 @@ def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
             entry["units"].add(unit)
         entry["clauses"].add(arguments[-1].symbol.string)
     # The shared vocabulary's rules derive these from any conclusion of the other kind (vocabulary.lp):
-    # a required item may be missing, a deadline met or missed, a duty stated to be unmet.
+    # a required item may be missing, a deadline met or missed, a duty stated to be unmet, and what an ordinance
+    # regulates needs a permit when no exemption applies (whether or not a sample event is regulated).
+    if ("regulated", "regulated") in found:
+        copy = found.setdefault(("permit_required", "permit_required"),
+                                {"name": "permit_required", "kind": "permit_required", "units": set(), "clauses": set()})
+        copy["clauses"] |= found[("regulated", "regulated")]["clauses"]
     for (kind, name), entry in list(found.items()):
         for derived in {"application_requirement": ("application_missing",), "deadline": ("late", "on_time"),
                         "obligation": ("shortfall",)}.get(kind, ()):
