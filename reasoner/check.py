@@ -222,7 +222,7 @@ def sample_events() -> list:
             "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "average": 4000, "female": 3000, "male": 2000,
                                                    "board_finding": 5500, "max_tickets": 6000},
             "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
-            "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
+            "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2, "county_population": 1_000_000,
                      "flags": [] if plain else list(names("site_flags"))},
             "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
                           "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,

@@ -191,6 +191,7 @@ class Site(Strict):
     _seating = field_validator("seating_capacity", mode="before")(_rule(number_or_range, MAX_PEOPLE))
     capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
     locations: int = Field(1, ge=1, le=1000, description="Number of separate locations the event uses.")
+    county_population: int | None = Field(None, ge=0, le=100_000_000, description="The number of inhabitants of the county where the site lies (a statute's reach may turn on it).")
     flags: list[_choice("site_flags")] = Field(default_factory=list, description="Facts about the site that hold.")
 
 

@@ -86,6 +86,7 @@ INPUTS: tuple[Input, ...] = (
     Input("locations", ("number",)),
     Input("seating_capacity", ("number",), "site.seating_capacity", "number"),
     Input("site_capacity", ("number",)),
+    Input("county_population", ("number",)),
     Input("site", ("site_flags",), "site.flags", "set"),
     Input("organizer_kind", ("organizer_kinds",), "organizer.kind", "one"),
     Input("sponsor", ("sponsor_kinds",), "organizer.sponsor", "one"),

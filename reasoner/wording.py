@@ -313,6 +313,7 @@ class Wording:
             "locations": "{0} location(s)",
             "seating_capacity": "a seating capacity of {0}",
             "site_capacity": "a site capacity of {0}",
+            "county_population": "the county has {0} inhabitants",
             "applicant_age": "the applicant is {0} years old",
             "event_kind": "the event is {a0} {0}",
             "site_kind": "the site is {0}",
