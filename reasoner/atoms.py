@@ -154,6 +154,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("application_filed", e))
         if application.filed is not None:
             add(_atom("filed", e, application.filed.toordinal()))
+        if application.hearing_date is not None:
+            add(_atom("hearing_date", e, application.hearing_date.toordinal()))
         for item in application.contents:
             add(_atom("application_content", e, item))
         for approval in application.approvals:

@@ -208,7 +208,7 @@ def sample_events() -> list:
         "findings": list(names("findings")), "imposed_conditions": list(names("obligations")),
         "provisions": {name: 1 for name in names("obligations")},
     }
-    application = {"filed": "2027-05-01", "contents": list(names("application_items")), "approvals": list(names("approvals")),
+    application = {"filed": "2027-05-01", "hearing_date": "2027-05-20", "contents": list(names("application_items")), "approvals": list(names("approvals")),
                    "bond_usd": 1000, "fee_paid_usd": 100,
                    "insurance": {"general_liability_aggregate_usd": 1_000_000, "per_occurrence_bodily_injury_usd": 1_000_000,
                                  "per_occurrence_property_damage_usd": 1_000_000, "fire_legal_liability_usd": 1_000_000,

@@ -216,13 +216,14 @@ class Insurance(Strict):
 
 class Application(Strict):
     filed: date | None = Field(None, description="Date the application was (or will be) filed.")
+    hearing_date: date | None = Field(None, description="Date of the public hearing on the application, where one is set.")
     contents: list[_choice("application_items")] = Field(default_factory=list, description="What the application contains.")
     insurance: Insurance = Field(default_factory=Insurance)
     bond_usd: int | None = Field(None, ge=0, le=MAX_USD)
     fee_paid_usd: int | None = Field(None, ge=0, le=MAX_USD)
     approvals: list[_choice("approvals")] = Field(default_factory=list)
 
-    _filed_within = field_validator("filed")(_rule(within_dates_if_given))
+    _filed_within = field_validator("filed", "hearing_date")(_rule(within_dates_if_given))
 
 
 class Event(Strict, EventBase):

@@ -100,6 +100,7 @@ INPUTS: tuple[Input, ...] = (
     Input("provided", ("obligations", "number")),
     Input("application_filed", ()),
     Input("filed", ("day",)),
+    Input("hearing_date", ("day",)),
     Input("application_content", ("application_items",), "application.contents", "set"),
     Input("approval", ("approvals",), "approvals", "set"),
     Input("held_annually_since", ("number",)),

@@ -309,6 +309,7 @@ class Wording:
             "darkness_from_hours": "whether it runs during darkness is read from its hours",
             "provided": "the organizer provides {1} of {0}",
             "filed": "the application is filed on {0}",
+            "hearing_date": "the public hearing is held on {0}",
             "application_filed": "an application is filed",
             "locations": "{0} location(s)",
             "seating_capacity": "a seating capacity of {0}",
