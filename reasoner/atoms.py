@@ -124,6 +124,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("seating_capacity", e, site.seating_capacity))
     if site.capacity is not None:
         add(_atom("site_capacity", e, site.capacity))
+    if site.county_population is not None:
+        add(_atom("county_population", e, site.county_population))
     for flag in site.flags:
         add(_atom("site", e, flag))
     organizer = event.organizer
@@ -152,6 +154,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("application_filed", e))
         if application.filed is not None:
             add(_atom("filed", e, application.filed.toordinal()))
+        if application.hearing_date is not None:
+            add(_atom("hearing_date", e, application.hearing_date.toordinal()))
         for item in application.contents:
             add(_atom("application_content", e, item))
         for approval in application.approvals:

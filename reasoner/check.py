@@ -208,7 +208,7 @@ def sample_events() -> list:
         "findings": list(names("findings")), "imposed_conditions": list(names("obligations")),
         "provisions": {name: 1 for name in names("obligations")},
     }
-    application = {"filed": "2027-05-01", "contents": list(names("application_items")), "approvals": list(names("approvals")),
+    application = {"filed": "2027-05-01", "hearing_date": "2027-05-20", "contents": list(names("application_items")), "approvals": list(names("approvals")),
                    "bond_usd": 1000, "fee_paid_usd": 100,
                    "insurance": {"general_liability_aggregate_usd": 1_000_000, "per_occurrence_bodily_injury_usd": 1_000_000,
                                  "per_occurrence_property_damage_usd": 1_000_000, "fire_legal_liability_usd": 1_000_000,
@@ -223,6 +223,7 @@ def sample_events() -> list:
                                                    "board_finding": 5500, "max_tickets": 6000},
             "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
             "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
+                     "county_population": 1_000_000,
                      "flags": [] if plain else list(names("site_flags"))},
             "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
                           "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,

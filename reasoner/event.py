@@ -194,6 +194,7 @@ class Site(Strict):
     _seating = field_validator("seating_capacity", mode="before")(_rule(number_or_range, MAX_PEOPLE))
     capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
     locations: int = Field(1, ge=1, le=1000, description="Number of separate locations the event uses.")
+    county_population: int | None = Field(None, ge=0, le=100_000_000, description="The number of inhabitants of the county where the site lies (a statute's reach may turn on it).")
     flags: list[_choice("site_flags")] = Field(default_factory=list, description="Facts about the site that hold.")
 
 
@@ -218,13 +219,14 @@ class Insurance(Strict):
 
 class Application(Strict):
     filed: date | None = Field(None, description="Date the application was (or will be) filed.")
+    hearing_date: date | None = Field(None, description="Date of the public hearing on the application, where one is set.")
     contents: list[_choice("application_items")] = Field(default_factory=list, description="What the application contains.")
     insurance: Insurance = Field(default_factory=Insurance)
     bond_usd: int | None = Field(None, ge=0, le=MAX_USD)
     fee_paid_usd: int | None = Field(None, ge=0, le=MAX_USD)
     approvals: list[_choice("approvals")] = Field(default_factory=list)
 
-    _filed_within = field_validator("filed")(_rule(within_dates_if_given))
+    _filed_within = field_validator("filed", "hearing_date")(_rule(within_dates_if_given))
 
 
 class Event(Strict, EventBase):

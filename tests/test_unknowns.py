@@ -152,10 +152,11 @@ def permit_status(e: Event, ordinance: str) -> str:
 
 @pytest.mark.parametrize("ordinance", ORDINANCES)
 def test_every_ordinance_has_certain_possible_and_impossible_permit_duties(ordinance):
-    wide = event(attendance={"expected_max": {"min": 10, "max": 20000}}, unknown=["flags.camping"],
+    music = BASE["flags"] + ["music_provided"]  # a festival with music: Missouri's festival is a musical activity
+    wide = event(attendance={"expected_max": {"min": 10, "max": 20000}}, unknown=["flags.camping"], flags=music,
                  schedule={"start": "2027-07-17T10:00", "end": "2027-07-18T23:00"})  # long enough for every statute's hours
-    small = event(attendance={"expected_max": {"min": 10, "max": 20}}, unknown=["flags.camping"])
-    large = event(attendance={"expected_max": {"min": 15000, "max": 20000}}, unknown=["flags.camping"],
+    small = event(attendance={"expected_max": {"min": 10, "max": 20}}, unknown=["flags.camping"], flags=music)
+    large = event(attendance={"expected_max": {"min": 15000, "max": 20000}}, unknown=["flags.camping"], flags=music,
                   schedule={"start": "2027-07-17T10:00", "end": "2027-07-18T23:00"})
     assert permit_status(wide, ordinance) == "possibly_required"
     assert permit_status(small, ordinance) in ("not_regulated", "exempt")
