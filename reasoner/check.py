@@ -285,14 +285,17 @@ class _Checker:
         if registry_data is None:
             return self.report
         clauses, interpretations = registry_data
-        self._heads(clauses, interpretations)
+        # a note names an interpretation, or the alternative reading it states when that reading is chosen
+        by_note = {**interpretations, **{a["id"]: i for i in interpretations.values() for a in i.get("alternatives") or ()}}
+        self._heads(clauses, by_note)
         self._parameters(clauses)
         self._clauses(clauses)
         self._interpretations(clauses, interpretations)
+        self._readings(interpretations)
         self._names()
         self._helpers()
         self._labels(clauses)
-        self._ground(clauses, interpretations)
+        self._ground(clauses, by_note)
         return self.report
 
     # -- the registry file itself
@@ -435,10 +438,42 @@ class _Checker:
                 note = _constant(statement.head_args[2])
                 if note is not None:
                     emitted.add(str(note))
-        for nid in interpretations:
-            if nid not in emitted:
-                self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}", "is never emitted by a note/4 rule")
+        for nid, entry in interpretations.items():
+            for name in (nid, *(a["id"] for a in entry.get("alternatives") or ())):
+                if name not in emitted:
+                    what = "interpretation" if name == nid else f"alternative reading of {nid}"
+                    self.problem(f"encodings/{self.ordinance}.yaml: {what} {name}", "is never emitted by a note/4 rule")
         self.report.counts["interpretations"] = len(interpretations)
+
+    def _readings(self, interpretations: dict[str, dict]) -> None:
+        """Every reading a rule reads is registered, and every registered reading is read by some rule: an
+        alternative no rule reads would change nothing when chosen."""
+        assert self.enc is not None
+        read: set[tuple[str, str]] = set()
+        for statement in self.enc.statements:
+            for term, _ in statement.atoms:
+                if term.name != "reading" or len(term.arguments) != 3:
+                    continue
+                ordinance, interpretation, reading = (_constant(a) for a in term.arguments)
+                where = self.enc.at(statement.line)
+                if ordinance != clingo.Function(self.ordinance) or interpretation is None or reading is None:
+                    self.problem(where, f"reads {term}: a reading names this ordinance, an interpretation and a reading")
+                    continue
+                entry = interpretations.get(str(interpretation))
+                if entry is None or str(reading) not in (entry.get("reading"), *(a["id"] for a in entry.get("alternatives") or ())):
+                    self.problem(where, f"reads {term}, which the registry does not record as a reading of "
+                                        f"{interpretation}")
+                read.add((str(interpretation), str(reading)))
+        choices = 0
+        for nid, entry in interpretations.items():
+            if not entry.get("reading"):
+                continue
+            choices += 1
+            for name in (a["id"] for a in entry.get("alternatives") or ()):  # the default may need no rule of its own
+                if (nid, name) not in read:
+                    self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}",
+                                 f"records the reading {name}, which no rule reads")
+        self.report.counts["choices_between_readings"] = choices
 
     # -- vocabulary names
 

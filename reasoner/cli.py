@@ -61,6 +61,24 @@ AS_OF = click.option("--as-of", "as_of", default=None, metavar="DATE",
                           "event's as_of, else its first day.")
 
 
+def _apply_readings(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> None:
+    """--reading ORDINANCE.INTERPRETATION=READING: every program the command builds applies these readings."""
+    if not values:
+        return
+    from .program import UnknownReading, chosen_readings, parse_reading
+
+    try:
+        chosen = [parse_reading(value) for value in values]
+    except UnknownReading as error:
+        raise InputError(f"--reading {error}") from None
+    ctx.with_resource(chosen_readings(chosen))
+
+
+READING = click.option("--reading", "readings", multiple=True, metavar="ORDINANCE.INTERPRETATION=READING",
+                       expose_value=False, callback=_apply_readings,
+                       help="Apply another reading of a contested passage (`reasoner readings` lists them); repeatable.")
+
+
 TEXT_RECORDS_HINT = 500     # (event, ordinance) tables: beyond this, evaluate points to faster outputs
 MAX_TIME_LIMIT = 86_400.0  # a day: the largest limit a process alarm takes is about 24 days; inf and nan are refused
 
@@ -216,6 +234,7 @@ def main() -> None:
               callback=lambda ctx, param, value: _a_number(param, value),
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
+@READING
 def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: Any, time_limit: float | None,
              output_format: str) -> None:
     """Evaluate the events in EVENT_FILE under each ordinance: permit, exemptions, obligations with
@@ -241,6 +260,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
 @AS_OF
 @FORMAT
+@READING
 def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...], event_id: str | None,
             as_of: date | None, output_format: str) -> None:
     """Explain why CONCLUSION (e.g. toilets, permit_required, nurses, bond_usd) holds or does not hold,
@@ -263,6 +283,31 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     else:
         for report in reports:
             render.print_explanation(report)
+
+
+@main.command()
+@click.argument("event_file", type=click.Path(dir_okay=False))
+@ORDINANCE
+@click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
+@AS_OF
+@FORMAT
+def readings(event_file: str, ordinances: tuple[str, ...], event_id: str | None, as_of: date | None,
+             output_format: str) -> None:
+    """Which answers depend on a contested reading of the law: the choices between readings each ordinance's
+    registry records, and for each answer that one of them moves, its value on the default reading and on the
+    other. Choose a reading with --reading on evaluate, explain, report, compare, sweep, questions and whatif.
+
+    Example: reasoner readings facts/events/compare-barn-wedding.yaml -o fulton
+    """
+    from .readings import depends
+
+    chosen = _ordinances(ordinances)
+    event = _one_event(event_file, event_id, as_of)
+    results = depends(event, chosen)
+    if output_format == "json":
+        _dump(results)
+    else:
+        render.print_readings(results)
 
 
 @main.command()
@@ -386,6 +431,7 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
               help="The page to write: .html (self-contained) or .md, by its suffix unless --format says.")
 @click.option("--format", "output_format", type=click.Choice(["html", "markdown"]), default=None,
               help="html or markdown (default: by the suffix of --out).")
+@READING
 def report(event_file: str, ordinances: tuple[str, ...], output: str, output_format: str | None) -> None:
     """Write one page for the events in EVENT_FILE to hand on: per ordinance, the status, every obligation with
     its arithmetic, deadlines as dates, shortfalls, grounds, the interpretations and the words of each clause cited.
@@ -418,6 +464,7 @@ def _one_event(event_file: str, event_id: str | None, as_of: date | None = None)
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
 @AS_OF
 @FORMAT
+@READING
 def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None, as_of: date | None,
               output_format: str) -> None:
     """List the unknown facts of an event that matter, most decisive first: what each answer would
@@ -444,6 +491,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
 @AS_OF
 @FORMAT
+@READING
 def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
            event_id: str | None, as_of: date | None, output_format: str) -> None:
     """Find the smallest change to the facts that makes CONCLUSION hold, or stop holding, under one
@@ -623,6 +671,7 @@ def _kinds(text: str | None) -> tuple[str, ...]:
               help="Compare one ordinance (-o) with itself: a column per date, each under the version then in force.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
               show_default=True, help="text for people; json, csv or markdown for programs and papers.")
+@READING
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
             kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
@@ -673,6 +722,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
                    "(needs matplotlib: pip install 'reasoner[plot]').")
 @click.option("--plot-obligations", default=None, metavar="NAME,NAME",
               help="Which obligations the plot shows (default: the amounts that change, most shared first).")
+@READING
 def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[str, ...], ordinance_list: str | None,
           event_id: str | None, kinds: str | None, max_steps: int | None, output_format: str, samples_file: str | None,
           plot_file: str | None, plot_obligations: str | None) -> None:

@@ -21,6 +21,7 @@ import clingo
 import yaml
 
 from .check import _Checker, read_encoding
+from .program import chosen_readings
 from .registry import registry
 from .vocabulary import encoded_ordinances, unfinished_ordinances
 
@@ -35,6 +36,11 @@ class Case:
     record: dict[str, Any]
     expect: dict[str, Any]
     absent: list[dict[str, Any]] = field(default_factory=list)
+    readings: dict[str, str] = field(default_factory=dict)   # interpretation -> the reading chosen (not the default)
+
+    def chosen(self) -> list[tuple[tuple[str, str], str]]:
+        """The case's readings as reasoner.program.chosen_readings takes them."""
+        return [((self.ordinance, interpretation), reading) for interpretation, reading in sorted(self.readings.items())]
 
 
 @dataclass
@@ -100,7 +106,7 @@ def scenario_cases(directory: Path) -> list[Case]:
             for case in data.get("cases", []):
                 record = deep_merge(data.get("base", {}), case.get("event", {}))
                 cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {}),
-                                  case.get("absent", [])))
+                                  case.get("absent", []), dict(case.get("readings") or {})))
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
             detail = f"no {error}" if isinstance(error, KeyError) else str(error).replace("\n", " ")
             raise ScenarioError(f"{path}: {detail}") from None
@@ -184,7 +190,6 @@ def _asserted(case: Case, result: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
-    from .conclusions import _read, results_from_symbols
     from .loading import EventFileError, parse_events
 
     implemented, not_implemented = implemented_clauses(ordinance)
@@ -202,8 +207,18 @@ def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
         events.append(event)
         kept.append(case)
     coverage.cases = len(kept)
-    if not events:
-        return coverage
+    groups: dict[tuple, list[tuple[Any, Case]]] = defaultdict(list)   # cases on the same readings, solved together
+    for event, case in zip(events, kept):
+        groups[tuple(case.chosen())].append((event, case))
+    for chosen, members in groups.items():
+        with chosen_readings(chosen):
+            _exercise(coverage, ordinance, [event for event, _ in members], [case for _, case in members])
+    return coverage
+
+
+def _exercise(coverage: Coverage, ordinance: str, events: list, kept: list[Case]) -> None:
+    from .conclusions import _read, results_from_symbols
+
     derivations = _Derivations(events, ordinance)
     results = results_from_symbols(derivations.shown, events, [ordinance])
     atoms_of: dict[int, list[tuple[tuple[str, str, str], clingo.Symbol]]] = defaultdict(list)
@@ -220,7 +235,6 @@ def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
         for key, symbol in atoms_of[number]:
             if key in wanted:
                 coverage.exercised |= derivations.clauses_under(symbol)
-    return coverage
 
 
 def coverage(directory: Path, ordinances: Sequence[str] | None = None) -> list[Coverage]:

@@ -32,8 +32,8 @@ from clingo import ast
 
 from .atoms import facts_program
 from .schema import INPUTS, OUTPUTS, PARAM
-from .vocabulary import (encoded_ordinances, encoding_path, ordinance_time_zones, ordinance_versions, package_path,
-                         unfinished_ordinances)
+from .vocabulary import (encoded_ordinances, encoding_path, ordinance_readings, ordinance_time_zones, ordinance_versions,
+                         package_path, unfinished_ordinances)
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
     from .event import Event
@@ -104,6 +104,71 @@ def version_facts(ordinances: Sequence[str]) -> str:
     versions = ordinance_versions()
     return "".join(f"{clingo.Function('law_version', [clingo.Function(name), clingo.Function(v), clingo.Number(a), clingo.Number(b)])}.\n"
                    for name in ordinances for v, a, b in versions.get(name, ()))
+
+
+# ---------------------------------------------------------------- readings of the law
+
+# The readings chosen for this call: {(ordinance, interpretation): reading}; the registry's default elsewhere.
+_readings: ContextVar[tuple[tuple[tuple[str, str], str], ...]] = ContextVar("reasoner_readings", default=())
+
+
+class UnknownReading(ValueError):
+    pass
+
+
+def parse_reading(text: str) -> tuple[tuple[str, str], str]:
+    """`ORDINANCE.INTERPRETATION=READING` checked against the registries; UnknownReading (with a suggestion)
+    for a name no registry gives."""
+    import difflib
+
+    known = ordinance_readings()
+    spec, equals, chosen = text.partition("=")
+    ordinance, dot, interpretation = spec.strip().partition(".")
+    ordinance, interpretation, chosen = ordinance.lower(), interpretation.strip(), chosen.strip()
+    if not equals or not dot or not interpretation or not chosen:
+        raise UnknownReading(f"{text!r}: give a reading as ORDINANCE.INTERPRETATION=READING "
+                             "(e.g. fulton.weddings_exempt_anywhere=listed_venues_only)")
+
+    def refuse(what: str, name: str, choices: Sequence[str]) -> UnknownReading:
+        close = difflib.get_close_matches(name, choices, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        return UnknownReading(f"{text!r}: {what} {name!r}{hint} (known: {', '.join(choices) or 'none'})")
+
+    if ordinance not in known:
+        raise refuse("no encoded ordinance", ordinance, list(known))
+    if interpretation not in known[ordinance]:
+        raise refuse(f"{ordinance} has no interpretation with alternative readings named", interpretation,
+                     sorted(known[ordinance]))
+    if chosen not in known[ordinance][interpretation]:
+        raise refuse(f"{ordinance}.{interpretation} has no reading", chosen, known[ordinance][interpretation])
+    return (ordinance, interpretation), chosen
+
+
+@contextmanager
+def chosen_readings(readings: Iterable[tuple[tuple[str, str], str]]) -> Iterator[None]:
+    """Every program built inside applies these readings (later ones win) instead of the registries' defaults."""
+    token = _readings.set(tuple(dict([*_readings.get(), *readings]).items()))
+    try:
+        yield
+    finally:
+        _readings.reset(token)
+
+
+def readings_in_force() -> dict[tuple[str, str], str]:
+    """The readings chosen for this call (none: every default)."""
+    return dict(_readings.get())
+
+
+def reading_facts(ordinances: Sequence[str], chosen: bool = True) -> str:
+    """reading_default and reading_alternative for each choice between readings the chosen ordinances' registries
+    record, and chosen_reading for each reading chosen (`chosen`: from chosen_readings)."""
+    known = ordinance_readings()
+    fact = lambda name, o, i, r: f"{clingo.Function(name, [clingo.Function(o), clingo.Function(i), clingo.Function(r)])}.\n"
+    lines = [fact("reading_default", o, i, readings[0]) + "".join(fact("reading_alternative", o, i, r) for r in readings)
+             for o in ordinances for i, readings in known.get(o, {}).items()]
+    if chosen:
+        lines += [fact("chosen_reading", o, i, r) for (o, i), r in _readings.get() if o in ordinances]
+    return "".join(lines)
 
 
 @cache
@@ -222,6 +287,7 @@ class Program:
             for path in files:
                 self.control.load(str(path))
         self.control.add("base", [], zone_facts(self.ordinances))
+        self.control.add("base", [], reading_facts(self.ordinances, chosen="readings" not in parts))
         if parts:
             self.control.add("base", [], _modes_text())
             if "choices" in parts:

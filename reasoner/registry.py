@@ -56,15 +56,33 @@ class Clause(_Entry):
         return self.numbering == "reconstructed"
 
 
+class Alternative(_Entry):
+    """Another reading of the words an interpretation reads: its id (what `--reading` names) and the reading."""
+
+    id: str
+    text: str
+
+
 class Interpretation(_Entry):
     id: str
     clause: str
     text: str
+    # A choice between readings: `reading` names the one applied (its words are `text`), `alternatives` the others
+    # a careful analyst would defend, `default_because` why the default was chosen. The encoding reads the reading
+    # in force as reading(Ordinance,Interpretation,Reading) (encodings/vocabulary.lp).
+    reading: str | None = None
+    alternatives: tuple[Alternative, ...] = ()
+    default_because: str = ""
 
-    @field_validator("text")
+    @field_validator("text", "default_because")
     @classmethod
     def _stripped(cls, value: str) -> str:
         return value.strip()
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """Every reading of a choice, the default first; () for a note that chooses nothing."""
+        return (self.reading, *(a.id for a in self.alternatives)) if self.reading else ()
 
 
 class Version(BaseModel):
@@ -247,7 +265,22 @@ def validate(data: Any, ordinance: str, where: str) -> tuple[Registry | None, li
             problems.append((here, f"names clause {item['clause']!r}, which is not registered"))
         if not reading.text:
             problems.append((here, "has no text"))
+        if reading.alternatives and not reading.reading:
+            problems.append((here, "names alternatives but not the reading applied by default (`reading:`)"))
+        if reading.reading and not reading.alternatives:
+            problems.append((here, f"names the reading {reading.reading!r} but no alternative to it"))
+        if reading.reading and not reading.default_because:
+            problems.append((here, "does not say why the default reading was chosen (`default_because:`)"))
+        for name in reading.readings:
+            if not name.isidentifier() or not name.islower():
+                problems.append((here, f"reading {name!r} is not a lower-case identifier"))
+        if len(set(reading.readings)) < len(reading.readings):
+            problems.append((here, "names a reading twice"))
         interpretations[reading.id] = reading
+    names = [name for i in interpretations.values() for name in (i.id, *(a.id for a in i.alternatives))]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append((f"{where}: interpretation {name}", "is both an interpretation and an alternative reading, or "
+                         "an alternative of two interpretations: each name is one reading's"))
     return Registry(metadata, clauses, interpretations), problems
 
 

@@ -413,6 +413,62 @@ def print_questions(report: dict[str, Any]) -> None:
     console.print(root)
 
 
+def _reading_value(value: Any) -> str:
+    if value is None:
+        return "does not hold"
+    if value is True:
+        return "holds"
+    return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def print_readings(results: list[dict[str, Any]]) -> None:
+    """`reasoner readings`: per ordinance, the choices between readings and the answers that turn on one."""
+    for result in results:
+        root = Tree(Text(f"{result['event']} under {result['ordinance']}: {result['status'].replace('_', ' ')} "
+                         "on the default readings", style="bold"))
+        if not result["choices"]:
+            root.add(Text("its registry records no choice between readings", style="dim"))
+            console.print(root)
+            continue
+        readings = root.add(Text("choices between readings", style="bold"))
+        for choice in result["choices"]:
+            others = ", ".join(a["reading"] for a in choice["alternatives"])
+            readings.add(Text.assemble((f"{choice['interpretation']}", "bold"), f": {choice['default']} (default); ",
+                                       f"other: {others}  ", (f"[{choice['clause']}]", "cyan")))
+        if not result["depends_on_readings"]:
+            root.add(Text("no answer for this event depends on a reading: each holds whatever the reading", style="green"))
+        else:
+            # grouped by the reading that moves them: the status first, then what newly holds, no longer holds, changes
+            by_reading: dict[tuple[str, str], list[tuple[dict[str, Any], Any]]] = {}
+            for item in result["depends_on_readings"]:
+                for under in item["readings"]:
+                    by_reading.setdefault((under["interpretation"], under["reading"]), []).append((item, under["value"]))
+            for (interpretation, reading), moved in by_reading.items():
+                branch = root.add(Text(f"on the reading {interpretation}={reading}, {len(moved)} answer(s) change",
+                                       style="yellow"))
+                gained, lost, changed = [], [], []
+                for item, value in moved:
+                    what = item["name"].replace("_", " ")
+                    if item["kind"] == "status":
+                        branch.add(Text(f"status: {_reading_value(item['default'])} → {_reading_value(value)}", style="bold"))
+                    elif item["default"] is None:
+                        gained.append(what)
+                    elif value is None:
+                        lost.append(what)
+                    else:
+                        changed.append(f"{what} {_reading_value(item['default'])} → {_reading_value(value)}")
+                for words, names in (("now holds", gained), ("no longer holds", lost), ("changes", changed)):
+                    if names:
+                        branch.add(f"{words}: {', '.join(names)}")
+        combined = result.get("every_combination")
+        if combined:
+            root.add(Text(f"over all {combined['combinations']} combinations of readings: {combined['hold_under_every']} "
+                          f"conclusion(s) hold under every one, {len(combined['hold_under_some_only'])} under some only",
+                          style="dim"))
+        root.add(Text(f"{result['settled']} answer(s) hold whatever the reading", style="dim"))
+        console.print(root)
+
+
 WANTED_WORDS = {"certainly_holds": "hold in every completion of the unknown facts",
                 "certainly_absent": "hold in no completion of the unknown facts"}
 NOW_WORDS = {"certain": "holds in every completion", "possible": "holds in some completions only",

@@ -141,6 +141,10 @@ PLAIN_ROLES = ("number", "day", "minute", "zone", "instant")
 LAW_FACTS: dict[str, tuple[str, ...]] = {
     "time_zone": ("ordinance", "zone"),
     "law_version": ("ordinance", "version", "day", "day"),
+    # readings of an interpretation that chooses (registry `reading:` and `alternatives:`; encodings/vocabulary.lp)
+    "reading_default": ("ordinance", "interpretation", "reading"),
+    "reading_alternative": ("ordinance", "interpretation", "reading"),
+    "chosen_reading": ("ordinance", "interpretation", "reading"),
 }
 
 INPUT = {item.predicate: item for item in INPUTS}

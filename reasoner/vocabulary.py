@@ -170,6 +170,20 @@ def ordinance_time_zones() -> dict[str, str]:
 
 
 @cache
+def ordinance_readings() -> dict[str, dict[str, tuple[str, ...]]]:
+    """{ordinance: {interpretation: (default reading, alternative, ...)}} for every interpretation its registry
+    records as a choice between readings."""
+    def from_registries() -> dict[str, dict[str, tuple[str, ...]]]:
+        from .registry import registry
+
+        return {name: {i.id: i.readings for i in registry(name).interpretations.values() if i.readings}
+                for name in encoded_ordinances()}
+
+    sources = [*(registry_path(name) for name in encoded_ordinances()), package_path("registry.py")]
+    return cached("readings", sources, __name__, from_registries)
+
+
+@cache
 def record_heading(ordinance: str) -> dict[str, Any]:
     """What a record says of its ordinance, from its clause registry: jurisdiction, title, and the words of each
     interpretation by id. Kept apart from the registry's objects, so that evaluating needs none of them."""
@@ -177,8 +191,10 @@ def record_heading(ordinance: str) -> dict[str, Any]:
         from .registry import registry
 
         found = registry(ordinance)
+        # an alternative reading, when chosen, is stated by a note of its own name (encodings/vocabulary.lp)
         return {"jurisdiction": found.jurisdiction, "title": found.title,
-                "interpretations": {i.id: i.text for i in found.interpretations.values()}}
+                "interpretations": {**{i.id: i.text for i in found.interpretations.values()},
+                                    **{a.id: a.text for i in found.interpretations.values() for a in i.alternatives}}}
 
     sources = [registry_path(ordinance), package_path("registry.py")]
     return cached(f"heading-{ordinance}", sources, __name__, from_registry)

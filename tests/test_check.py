@@ -151,6 +151,20 @@ DEFECTS = [
     ("an interpretation no rule emits", edit_registry(
         lambda d: d["interpretations"].append({"id": "planted_reading", "clause": "6.01(3)1", "text": "Planted."})),
      "interpretation planted_reading: is never emitted"),
+    ("a reading no registry records", append_rule(
+        f'restriction(trempealeau,E,planted,"6.01(3)1") :- {PERMITTED}, reading(trempealeau,ending_at_one_am_not_into_late_hours,planted).'),
+     "which the registry does not record as a reading of ending_at_one_am_not_into_late_hours"),
+    ("an alternative reading no rule reads", edit_registry(
+        lambda d: next(i for i in d["interpretations"] if i["id"] == "ending_at_one_am_not_into_late_hours")["alternatives"].append(
+            {"id": "planted_alternative", "text": "Planted."})),
+     "records the reading planted_alternative, which no rule reads"),
+    ("alternatives without the default reading", edit_registry(
+        lambda d: next(i for i in d["interpretations"] if i["id"] == "ending_at_one_am_not_into_late_hours").pop("reading")),
+     "names alternatives but not the reading applied by default"),
+    ("an alternative named like an interpretation", edit_registry(
+        lambda d: next(i for i in d["interpretations"] if i["id"] == "ending_at_one_am_not_into_late_hours")["alternatives"].append(
+            {"id": "toilet_rate_counts_all_persons", "text": "Planted."})),
+     "is both an interpretation and an alternative reading"),
 ]
 
 
