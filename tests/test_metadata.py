@@ -13,7 +13,8 @@ from reasoner.vocabulary import encoded_ordinances
 
 # The level each text states, read off the texts by hand; every ordinance the registry holds must be listed here.
 LEVELS = {"trempealeau": "county", "village": "village", "vermont": "town", "gem": "county", "fulton": "town",
-          "wyoming": "state", "connecticut": "state", "washington": "state"}
+          "wyoming": "state", "connecticut": "state", "washington": "state",
+          "missouri": "state", "mississippi": "state"}
 
 
 def _cli(*args: str) -> str:

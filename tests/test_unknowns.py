@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 BASE = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 2000},
         "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-17T23:00"},
-        "flags": ["open_to_public", "participation_fee", "music_principal_entertainment"], "site": {"kind": "open_land"}}
+        "flags": ["open_to_public", "participation_fee", "primary_purpose_music"], "site": {"kind": "open_land"}}
 # Music is the festival's principal entertainment, so that Mississippi's "rock festival" (45-21-1) can be reached too;
 # no other ordinance reads the flag.
 FLAG_UNKNOWNS = ["flags.alcohol_sold", "flags.camping", "flags.licensed_under_other_county_rules",
