@@ -89,14 +89,72 @@ def nights(ordinance: str, session: Session) -> list[tuple[date, list[tuple[date
 
 def session_darkness(ordinance: str, session: Session) -> str:
     """`dark`, `light` or `unsure` (the extent's corners disagree) for a session whose end is known."""
+    return _state(ordinance, session.start, session.end, session.start_occurrence, session.end_occurrence)
+
+
+@lru_cache(maxsize=1 << 16)
+def _state(ordinance: str, start: datetime, end: datetime, start_occurrence: str | None, end_occurrence: str | None) -> str:
     tz_name = ordinance_time_zones()[ordinance]
-    start = _instant(session.start, tz_name, session.start_occurrence)
-    end = _instant(session.end, tz_name, session.end_occurrence)
-    dark = [False] * len(CORNERS)
-    for _, corners in nights(ordinance, session):
-        for k, (dark_from, dark_until) in enumerate(corners):
-            dark[k] = dark[k] or (end > dark_from and start < dark_until)
-    return "dark" if all(dark) else "light" if not any(dark) else "unsure"
+    begins = _instant(start, tz_name, start_occurrence).timestamp()
+    ends = _instant(end, tz_name, end_occurrence).timestamp()
+    days = [start.date() + timedelta(days=d) for d in range(-1, (end.date() - start.date()).days + 1)]
+    touched = [_bounded(ordinance, day, begins, ends) for day in days]
+    if "all" in touched:
+        return "dark"
+    if all(t == "none" for t in touched):
+        return "light"
+    return _exact(ordinance, days, begins, ends)
+
+
+def _exact(ordinance: str, days: list[date], begins: float, ends: float) -> str:
+    dark = 0  # a bit for each corner where the session reaches darkness
+    for day in days:
+        for k, (dark_from, dark_until) in enumerate(_night(ordinance, day)):
+            if ends > dark_from and begins < dark_until:
+                dark |= 1 << k
+    return "dark" if dark == (1 << len(CORNERS)) - 1 else "light" if not dark else "unsure"
+
+
+# The sun is computed exactly only near a session's ends (astral costs about 25 microseconds a time; a batch spans
+# every day of a year). Elsewhere it is bounded from every GRID_DAYS-th day: in real time a corner's darkness
+# begins and ends a whole number of days later plus a smooth drift, so between two grid days it strays less than
+# half a minute beyond the two days' values carried to it; MARGIN_SECONDS widens them (tests/test_darkness_hours.py
+# checks the bound on every day of four years). A session clear of the bounds is decided by them, one near them
+# by the exact times: the answer is the exact one either way.
+GRID_DAYS = 8
+MARGIN_SECONDS = 120
+
+
+def _bounded(ordinance: str, day: date, begins: float, ends: float) -> str:
+    """Whether the session surely touches the night after `day` at every corner (`all`), surely at none (`none`),
+    or the bounds do not settle it (`near`)."""
+    low_from, high_from, low_until, high_until = _envelope(ordinance, day.toordinal())
+    if ends <= low_from or begins >= high_until:
+        return "none"
+    if ends > high_from and begins < low_until:
+        return "all"
+    return "near"
+
+
+@lru_cache(maxsize=1 << 15)
+def _envelope(ordinance: str, ordinal: int) -> tuple[float, float, float, float]:
+    """Bounds, over the corners, of when the night after day `ordinal` is dark from and until (timestamps)."""
+    first = ordinal - ordinal % GRID_DAYS
+    before, after = _night(ordinance, date.fromordinal(first)), _night(ordinance, date.fromordinal(first + GRID_DAYS))
+    shift_before, shift_after = (ordinal - first) * 86400, (ordinal - first - GRID_DAYS) * 86400
+    froms = [t + shift for night, shift in ((before, shift_before), (after, shift_after)) for t, _ in night]
+    untils = [t + shift for night, shift in ((before, shift_before), (after, shift_after)) for _, t in night]
+    return (min(froms) - MARGIN_SECONDS, max(froms) + MARGIN_SECONDS,
+            min(untils) - MARGIN_SECONDS, max(untils) + MARGIN_SECONDS)
+
+
+@lru_cache(maxsize=1 << 15)
+def _night(ordinance: str, day: date) -> tuple[tuple[float, float], ...]:
+    """The darkness of the night after local date `day` at each corner, as POSIX timestamps (from, until)."""
+    reading = readings()[ordinance]
+    after, before = timedelta(minutes=reading.after), timedelta(minutes=reading.before)
+    evening, morning = sun_times(ordinance, day), sun_times(ordinance, day + timedelta(days=1))
+    return tuple(((fall + after).timestamp(), (rise - before).timestamp()) for (_, fall), (rise, _) in zip(evening, morning))
 
 
 def combined(states: set[str]) -> str | None:
@@ -142,8 +200,14 @@ def described(ordinance: str, sessions: list[Session]) -> str:
             evening = sun_times(ordinance, day)
             if start < min(f for f, _ in corners):  # runs into the night's darkness from the evening
                 k = max(range(len(corners)), key=lambda i: corners[i][0])
-                return (f"sunset at {clock(evening[k][1])} on {day.isoformat()} at the {CORNERS[k]} corner of the "
+                said = (f"sunset at {clock(evening[k][1])} on {day.isoformat()} at the {CORNERS[k]} corner of the "
                         f"extent plus {reading.after} minutes: dark from {clock(corners[k][0])}")
+                if end > corners[k][0]:
+                    return said
+                first = min(range(len(corners)), key=lambda i: corners[i][0])
+                return (f"sunset at {clock(evening[first][1])} on {day.isoformat()} at the {CORNERS[first]} corner "
+                        f"of the extent plus {reading.after} minutes: dark there from {clock(corners[first][0])}, "
+                        f"but {said}")
             k = min(range(len(corners)), key=lambda i: corners[i][1])
             rise = sun_times(ordinance, day + timedelta(days=1))[k][0]
             return (f"sunrise at {clock(rise)} on {(day + timedelta(days=1)).isoformat()} at the {CORNERS[k]} corner "

@@ -142,6 +142,30 @@ def test_the_village_extent_is_all_of_wisconsin_so_evenings_differ_by_about_fort
     assert latest - earliest <= timedelta(minutes=6)
 
 
+@pytest.mark.parametrize("ordinance", sorted(LIGHTING))
+def test_the_bounds_that_spare_the_exact_sun_hold_every_day(ordinance):
+    """reasoner/sun.py decides a session clear of darkness from bounds carried from every 8th day: each day's exact
+    darkness, at every corner, lies within them, and a session decided by them gets the exact answer."""
+    from reasoner import sun
+
+    for year in YEARS:
+        day = date(year, 1, 1)
+        while day.year == year:
+            low_from, high_from, low_until, high_until = sun._envelope(ordinance, day.toordinal())
+            for dark_from, dark_until in sun._night(ordinance, day):
+                assert low_from <= dark_from <= high_from and low_until <= dark_until <= high_until, day
+            day += timedelta(days=1)
+    for minutes in range(0, 365 * 1440, 997):
+        start = datetime(2027, 1, 1) + timedelta(minutes=minutes)
+        for hours in (2, 7, 13, 26):
+            end = start + timedelta(hours=hours)
+            tz_name = sun.ordinance_time_zones()[ordinance]
+            days = [start.date() + timedelta(days=d) for d in range(-1, (end.date() - start.date()).days + 1)]
+            exact = sun._exact(ordinance, days, sun._instant(start, tz_name, None).timestamp(),
+                               sun._instant(end, tz_name, None).timestamp())
+            assert sun._state(ordinance, start, end, None, None) == exact, (start, end)
+
+
 def test_the_sun_is_said_in_words():
     words = described("trempealeau", [_session("2027-08-06T10:00", "2027-08-06T22:00")])
     assert words == ("sunset at 8:25 p.m. CDT on 2027-08-06 at the north-western corner of the extent plus 30 "
