@@ -166,6 +166,24 @@ def test_the_bounds_that_spare_the_exact_sun_hold_every_day(ordinance):
             assert sun._state(ordinance, start, end, None, None) == exact, (start, end)
 
 
+ORDER = {"light": 0, "unsure": 1, "dark": 2}
+
+
+@pytest.mark.parametrize("ordinance", sorted(LIGHTING))
+def test_a_longer_or_earlier_session_is_never_less_dark(ordinance):
+    """Issue 28's property: a darker session never removes darkness. Ending later or beginning earlier never
+    moves a session from dark to unsure or light, nor from unsure to light."""
+    for minutes in range(0, 365 * 1440, 1733):
+        start = datetime(2027, 1, 1) + timedelta(minutes=minutes)
+        for hours in (1, 5, 11):
+            end = start + timedelta(hours=hours)
+            state = ORDER[session_darkness(ordinance, _session(start.isoformat(), end.isoformat()))]
+            longer = end + timedelta(minutes=37)
+            earlier = start - timedelta(minutes=37)
+            assert ORDER[session_darkness(ordinance, _session(start.isoformat(), longer.isoformat()))] >= state
+            assert ORDER[session_darkness(ordinance, _session(earlier.isoformat(), end.isoformat()))] >= state
+
+
 def test_the_sun_is_said_in_words():
     words = described("trempealeau", [_session("2027-08-06T10:00", "2027-08-06T22:00")])
     assert words == ("sunset at 8:25 p.m. CDT on 2027-08-06 at the north-western corner of the extent plus 30 "
