@@ -16,7 +16,7 @@ import pytest
 
 from reasoner.program import law
 from reasoner.registry import registry
-from reasoner.sun import CORNERS, described, readings, session_darkness, sun_times
+from reasoner.sun import described, readings, session_darkness, sun_times
 from reasoner.vocabulary import encoded_ordinances
 
 YEARS = (2026, 2027, 2028, 2038)
