@@ -6,7 +6,7 @@ Events are numbered 1..n inside one solver call; their ids stay in Python.
 """
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -14,21 +14,11 @@ from clingo import Function, Number, String, Symbol
 
 from .clocks import elapsed_minutes, zone_names
 from .eventrules import RangeBase
+from .sun import combined, readings, session_darkness
 from .vocabulary import vocabulary
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
     from .event import Event, Session
-
-# "Hours of darkness" read as from half an hour after sunset to half an hour before sunrise. Within these local
-# clock hours it is light on every day of the year everywhere an encoded law applies (its registry's `extent`);
-# outside them darkness depends on the date and place and must be stated. Checked against the sun at each
-# extent's corners, daylight saving included, by tests/test_darkness_hours.py.
-ALWAYS_LIGHT_FROM = time(8, 30)
-ALWAYS_LIGHT_UNTIL = time(16, 15)
-# From here to midnight it is dark on every day of the year there: western Gem County's late-June sunset
-# (about 21:35 MDT) puts half an hour after it at about 22:06, so 22:00 would be too early.
-ALWAYS_DARK_FROM = time(22, 10)
-
 
 # Real time is counted in minutes from here (the UTC midnight of 1970-01-01): within clingo's 32-bit numbers for
 # every date the event format allows.
@@ -37,27 +27,6 @@ EPOCH = datetime(1970, 1, 1)
 
 def day_number(moment: datetime) -> int:
     return moment.toordinal()
-
-
-def derive_darkness(event: Event) -> bool | None:
-    """Stated darkness wins; else session by session: any dark session makes the event dark, and it is
-    light only when every session is."""
-    if event.schedule.darkness is not None:
-        return event.schedule.darkness
-    found = [session_darkness(session) for session in event.schedule.runs]
-    return True if True in found else False if all(d is False for d in found) else None
-
-
-def session_darkness(session: Session) -> bool | None:
-    """A session past midnight or into the always-dark hours is dark; one inside the always-light hours is not."""
-    start, end = session.start, session.end
-    if end.date() > start.date() and end.time() > time(0, 0) or (end.date() - start.date()).days > 1:
-        return True
-    if end.date() > start.date() or end.time() > ALWAYS_DARK_FROM:
-        return True
-    if start.date() == end.date() and start.time() >= ALWAYS_LIGHT_FROM and end.time() <= ALWAYS_LIGHT_UNTIL:
-        return False
-    return None
 
 
 Fact = tuple[str, tuple["Symbol | int | str", ...]]
@@ -109,11 +78,11 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     for position, session in enumerate(event.schedule.runs):
         if position not in open_runs:
             atoms.extend(session_facts(e, session))
-    if "schedule.darkness" not in unknown and not (open_runs and event.schedule.darkness is None):
-        darkness = derive_darkness(event)
-        add(_atom("darkness" if darkness else "no_darkness", e) if darkness is not None else _atom("darkness_unknown", e))
-        if darkness is not None and event.schedule.darkness is None:
-            add(_atom("darkness_from_hours", e))
+    if event.schedule.darkness is not None:
+        add(_atom("darkness" if event.schedule.darkness else "no_darkness", e))
+    elif "schedule.darkness" not in unknown:
+        known = [s for p, s in enumerate(event.schedule.runs) if p not in open_runs]
+        atoms.extend(sun_facts(e, known))
     for kind in event.kinds:
         add(_atom("event_kind", e, kind))
     site = event.site
@@ -190,6 +159,17 @@ def session_facts(e: int, session: Session) -> list[Fact]:
         found.append(_atom("session_clock", e, *clock, String(zone_name),
                            elapsed_minutes(session.start, EPOCH, zone_name, session.start_occurrence),
                            elapsed_minutes(session.end, EPOCH, zone_name, session.end_occurrence)))
+    return found
+
+
+def sun_facts(e: int, sessions: list[Session]) -> list[Fact]:
+    """The darkness each ordinance that reads it finds from the sun over these sessions (reasoner/sun.py): one
+    sun_darkness(E,O,State) for each, the state the sessions take together."""
+    found = []
+    for ordinance in readings():
+        state = combined({session_darkness(ordinance, session) for session in sessions})
+        if state is not None:
+            found.append(_atom("sun_darkness", e, ordinance, state))
     return found
 
 

@@ -20,6 +20,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from .conventions import Annotations
 from .program import Program, encoding_text
 from .registry import registry
 from .schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
+from .sun import described
 from .wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, rule_variable_kinds, sentence, zone_of
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
@@ -399,6 +401,10 @@ class Explainer:
         first = atom.arguments[0] if atom.arguments else None
         return first.name if first is not None and first.type == clingo.SymbolType.Function and first.name in self.ordinances else None
 
+    def _sun_words(self, ordinance: str) -> str:
+        """The sun times a darkness read from the sun rests on, in words (reasoner/sun.py)."""
+        return described(ordinance, [s for s in self.event.schedule.runs if isinstance(s.end, datetime)])
+
     def why(self, atom: clingo.Symbol, seen: frozenset = frozenset()) -> dict[str, Any]:
         """The derivation tree of an atom that holds (trees are shared between the conclusions that use them)."""
         if atom in self.trees:
@@ -417,8 +423,8 @@ class Explainer:
                 node.update(self._clause_info(node["clause"], ordinance))
             else:
                 node["kind"] = "fact" if atom.name in INPUT else "given"
-                if atom.name in ("darkness", "no_darkness") and clingo.Function("darkness_from_hours", atom.arguments) in self.atoms:
-                    node["read_from_hours"] = True  # not stated: the reasoner read it from the event's hours (atoms.py)
+                if atom.name == "sun_darkness":  # not stated: read from the sun at the ordinance's place (sun.py)
+                    node["sun"] = self._sun_words(atom.arguments[1].name)
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)

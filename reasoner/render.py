@@ -205,8 +205,8 @@ def _node_label(node: dict[str, Any]) -> Text:
         text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
     if node.get("unknown"):
         text.append(f"  (if {node['unknown']} is {_value_words(node['assumed'])}: unknown)", style="yellow")
-    elif node.get("read_from_hours"):
-        text.append("  (read from the event's hours)", style="dim")
+    elif node.get("sun"):
+        text.append(f"  (from the sun: {node['sun']})", style="dim")
     elif node.get("kind") == "fact":
         text.append("  (from the event file)", style="dim")
     if node.get("certainty") == "possible":

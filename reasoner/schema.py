@@ -16,7 +16,8 @@ each have a role:
 
 An input predicate's arguments after Event are `number`, `day`, `minute`, `zone` (an ordinance's time zone,
 a string), `instant` (a real-time instant: minutes since 1970-01-01 00:00 UTC, reasoner/clocks.py; shown as a
-local date-time in the zone beside it), or the vocabulary section (encodings/vocabulary.yaml) whose names it takes.
+local date-time in the zone beside it), `ordinance` (an ordinance's name), `darkness_state` (dark, light or
+unsure: reasoner/sun.py), or the vocabulary section (encodings/vocabulary.yaml) whose names it takes.
 Rules spread these roles to what they derive (reasoner/wording.py); the difference of two instants is a
 duration in minutes.
 """
@@ -79,8 +80,7 @@ INPUTS: tuple[Input, ...] = (
     Input("session_clock", ("day", "minute", "day", "minute", "zone", "instant", "instant")),
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),
-    Input("darkness_unknown", ()),
-    Input("darkness_from_hours", ()),
+    Input("sun_darkness", ("ordinance", "darkness_state")),
     Input("event_kind", ("event_kinds",), "kinds", "set"),
     Input("site_kind", ("site_kinds",), "site.kind", "one"),
     Input("locations", ("number",)),
@@ -134,7 +134,7 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 # Input roles that are no vocabulary section.
-PLAIN_ROLES = ("number", "day", "minute", "zone", "instant")
+PLAIN_ROLES = ("number", "day", "minute", "zone", "instant", "ordinance", "darkness_state")
 
 # Facts about the ordinances themselves, which the program layer adds from their registries (not per event):
 # predicate -> the roles of its arguments.

@@ -18,7 +18,7 @@ from typing import Any
 import clingo
 from clingo import ast
 
-from .atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, _symbol, session_darkness, session_facts
+from .atoms import _symbol, session_facts, sun_facts
 from .clocks import exists_once
 from .conclusions import _merge, _read
 from .event import Event, Range
@@ -27,6 +27,7 @@ from .points import end_points, number_points
 from .program import Program
 from .reasons import reason_text
 from .schema import unknown_inputs
+from .sun import end_minutes, readings
 from .vocabulary import names, record_heading
 
 # Ranges up to this many values are enumerated whole. Wider ones are reasoned at their ends and at
@@ -116,20 +117,17 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 
 # ---------------------------------------------------------------- ends left open
 
-# Where the darkness derived from a session's end changes (reasoner/atoms.py), as minutes of the day: the ends of the
-# always-light hours and the start of the always-dark ones, and the minute after each.
-DARKNESS_MINUTES = {t.hour * 60 + t.minute + d for t in (ALWAYS_LIGHT_FROM, ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM) for d in (0, 1)}
-
-
 def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int) -> set[datetime]:
-    """The ends of session `position` within its range where a conclusion can change (reasoner/points.py), with
-    the darkness clock points of each day, counted from the session's start and from every earlier session's (a
-    stretch it may close)."""
+    """The ends of session `position` within its range where a conclusion can change (reasoner/points.py), counted
+    from the session's start and from every earlier session's (a stretch it may close), with the minutes darkness
+    begins by the sun at the chosen ordinances' places (reasoner/sun.py)."""
     runs = event.schedule.runs
     session = runs[position]
     low, high = session.open_end.min, session.open_end.max
     origins = [s.start for s in runs[:position + 1]]
-    points = {low, high} | end_points(ordinances, session.start, origins, high, DARKNESS_MINUTES)
+    points = {low, high} | end_points(ordinances, session.start, origins, high)
+    for ordinance in set(ordinances) & set(readings()):
+        points |= {p for p in end_minutes(ordinance, session.start, high) if session.start < p}
     points |= {s.start for s in runs[position + 1:position + 2]}  # touching the next session
     return {p for p in points if low <= p <= high}
 
@@ -143,13 +141,7 @@ def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unk
         return []
     runs = schedule.runs
     derive = schedule.darkness is None and "schedule.darkness" not in event.unknown
-    e = clingo.Number(index)
     found: list[Unknown] = []
-    brings: list[clingo.Symbol] = []
-    if derive:
-        open_positions = {p for _, positions in groups for p in positions}
-        states = {session_darkness(s) for p, s in enumerate(runs) if p not in open_positions}
-        brings += [clingo.Function("_dark_known", [e, clingo.Function(_DARK[state])]) for state in states]
     for path, positions in groups:
         if path == "schedule.daily.close":  # one closing time for every day
             daily = schedule.daily
@@ -169,15 +161,11 @@ def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unk
                 session = runs[position].ending(end)
                 unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [_symbol(a) for a in args])])
                                    for name, args in session_facts(index, session)]
-                if derive:
-                    unknown.brings.append(clingo.Function("_dark_with", [e, key, clingo.Function(_DARK[session_darkness(session)])]))
+                if derive:  # its darkness by the sun, beside the known sessions' (reasoner/atoms.py)
+                    unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [_symbol(a) for a in args])])
+                                       for name, args in sun_facts(index, [session])]
         found.append(unknown)
-    if found:
-        found[0].brings += brings
     return found
-
-
-_DARK = {True: "dark", False: "light", None: "unsure"}
 
 
 class Completions:

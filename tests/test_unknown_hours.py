@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from click.testing import CliRunner
 
-from reasoner.atoms import ALWAYS_DARK_FROM, ALWAYS_LIGHT_UNTIL
+from reasoner.sun import end_minutes, readings
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
 from reasoner.loading import EventFileError, parse_events
@@ -130,12 +130,15 @@ def test_a_stated_close_decides_what_the_range_left_open():
 
 
 def test_darkness_follows_the_candidate_end():
-    """Vermont's night-time rules read darkness: a close from 16:00 to 23:00 may or may not be dark."""
+    """The lighting clauses read darkness from the sun: a close from 16:00 to 23:00 may or may not be dark, and
+    where it changes (the minute darkness begins at each corner of each text's extent, and the minute after) every
+    completion agrees with the plain event."""
     e = event({"start": "2027-07-17T09:00", "end": {"min": "2027-07-17T16:00", "max": "2027-07-17T23:00"}})
     light = event({"start": "2027-07-17T09:00", "end": "2027-07-17T16:00"})
     dark = event({"start": "2027-07-17T09:00", "end": "2027-07-17T23:00"})
-    edges = [(datetime.combine(datetime.min, t) + timedelta(minutes=d)).strftime("%H:%M")
-             for t in (ALWAYS_LIGHT_UNTIL, ALWAYS_DARK_FROM) for d in (0, 1)]  # where darkness changes, each side
+    start, until = datetime(2027, 7, 17, 9), datetime(2027, 7, 17, 23)
+    edges = sorted({t.strftime("%H:%M") for o in readings() for t in end_minutes(o, start, until) if start < t <= until})
+    assert len(edges) >= 8
     same(e, [light, dark] + [event({"start": "2027-07-17T09:00", "end": f"2027-07-17T{h}"}) for h in edges])
 
 

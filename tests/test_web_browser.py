@@ -318,10 +318,10 @@ def test_an_explanation_unfolds_each_step_once_and_gives_its_readings(server, tm
         assert text.count("Part of the assembly continues during hours of darkness. (derived above)") == 1
         assert text.count("The ordinance regulates the event and no exemption applies.") == 1
         readings = explanation.find_elements(By.CSS_SELECTOR, ".reading")
-        assert len(readings) == 1 and "(darkness_read_from_hours, 5.lighting)" in readings[0].text
+        assert len(readings) == 1 and "(darkness_read_from_sun, 5.lighting)" in readings[0].text
         assert '"Hours of darkness" is not defined' in readings[0].text
         assert "does not hold: exempt any" in text
-        assert "it runs during darkness read from the event's hours" in text
+        assert "from the sun: sunset at" in text
         assert "would need: The assembly is within an incorporated municipality." in text
         assert "failed: not so: the site: within incorporated municipality" in text
         browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", lighting)

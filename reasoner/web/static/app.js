@@ -412,7 +412,7 @@ function node(tree, ordinance, parentClause, said) {
   if (tree.kind === "derived") said.steps.add(tree.atom);
   if (tree.clause) head.append(" ", clauseLink(ordinance, tree.clause), tree.heading ? el("span", { class: "heading" }, ` ${tree.heading}`) : null);
   if (tree.reconstructed) head.append(el("span", { class: "note" }, " numbering ours"));
-  if (tree.read_from_hours) head.append(el("span", { class: "note" }, " read from the event's hours"));
+  if (tree.sun) head.append(el("span", { class: "note" }, ` from the sun: ${tree.sun}`));
   // Over unknown facts: the value this step assumes, and a step not in every completion.
   if (tree.unknown) head.append(el("span", { class: "certainty possible" }, `if ${tree.unknown} is ${answerWords(tree.assumed)}: unknown`));
   if (tree.certainty === "possible") head.append(el("span", { class: "certainty possible" }, "possible: not in every completion"));
