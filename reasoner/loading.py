@@ -198,8 +198,9 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
             if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)]
 
 
-def _walk_bounds(data: Any, path: str) -> None:
-    """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text."""
+def check_bounds(data: Any, path: str) -> None:
+    """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text.
+    Iterative, so that no depth of nesting can exhaust Python's stack here."""
     count = 0
     # Each value with its depth and where it sits, as (parent's place, key): made text only for an error.
     stack: list[tuple[Any, int, Any]] = [(data, 0, None)]
@@ -251,7 +252,7 @@ def parse_events(data: Any, path: str, light: bool = False) -> list["Event"]:
     if len(records) > MAX_EVENTS:
         raise EventFileError(path, [("", f"the file holds {len(records):,} events; at most {MAX_EVENTS:,} are "
                                          "evaluated from one file (split it)")])
-    _walk_bounds(data, path)
+    check_bounds(data, path)
     events = _light_events(records) if light else None
     if events is None:
         events = _model_events(records, isinstance(data, list), path)
@@ -314,7 +315,7 @@ def _read(path: Path) -> bytes:
     return raw
 
 
-def _scan_yaml(text: str, where: str) -> None:
+def scan_yaml(text: str, where: str) -> None:
     """Walk the YAML event stream (no objects built) and refuse, early, what would be too large to build:
     too many events, runaway alias expansion, recursive aliases, deep nesting."""
     frames: list[list[Any]] = []   # [is_mapping, anchor, expanded size, next node is a key, last key]
@@ -415,7 +416,7 @@ def _parse(text: str, path: Path) -> Any:
             return _json_lines(text, where)
         if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
-        _scan_yaml(text, where)
+        scan_yaml(text, where)
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None

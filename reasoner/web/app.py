@@ -144,7 +144,8 @@ class _TooLarge(Exception):
 
 
 class _UniqueKeys(APIRoute):
-    """Reads JSON bodies as the event loader reads JSON files: a key written twice is refused, not overwritten."""
+    """Reads JSON bodies as the event loader reads JSON files: a key written twice is refused, not overwritten, and
+    nesting past an event's depth is refused before validation or a worker's pickling can recurse into it."""
 
     def get_route_handler(self) -> Callable:
         handler = super().get_route_handler()
@@ -153,9 +154,13 @@ class _UniqueKeys(APIRoute):
             body = await request.body()
             if body:
                 try:
-                    json.loads(body, object_pairs_hook=library.unique_object)
+                    library.check_body(json.loads(body, object_pairs_hook=library.unique_object))
                 except library.DuplicateKey as error:
                     return _refusal(422, f"request body: {error}")
+                except RecursionError:
+                    return _refusal(422, f"request body: nested more than {library.MAX_DEPTH + 1} levels deep")
+                except library.InputProblem as problem:
+                    return _refusal(422, problem.message, problem.problems)
                 except ValueError:
                     pass  # malformed JSON: FastAPI's own 422 says where
             return await handler(request)

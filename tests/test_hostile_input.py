@@ -1,0 +1,97 @@
+"""Hostile input and faults (issue 33): each attack is refused in the documented shape, and the service that met
+it goes on answering valid requests."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "facts" / "events" / "gem-letha-livestock-auction.yaml"
+
+
+def cli(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+# ---------------------------------------------------------------- deep nesting (item 1)
+
+DEEP_BODIES = {
+    "an event 900 lists deep": '{"event": ' + nested(900) + "}",
+    "an event 1,200 lists deep": '{"event": ' + nested(1200) + "}",
+    "an event 100,000 lists deep": '{"event": ' + nested(100_000) + "}",
+    "a field of an event 900 deep": '{"event": {"id": "x", "kinds": ' + nested(900) + "}}",
+    "an option 900 deep": '{"ordinances": ' + nested(900) + ', "source": "id: x"}',
+    "a JSON source 5,000 deep": json.dumps({"source": nested(5000), "filename": "x.json"}),
+    "a YAML source 5,000 deep": json.dumps({"source": "a: " + nested(5000)}),
+}
+
+
+def _post(url: str, path: str, raw: bytes) -> tuple[int, bytes]:
+    request = urllib.request.Request(url + path, data=raw, method="POST", headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_after_each_deeply_nested_body_the_one_worker_still_answers():
+    pytest.importorskip("fastapi")
+    from web_server import running_server
+
+    valid = json.dumps({"source": SMALL.read_text(encoding="utf-8"), "filename": SMALL.name}).encode()
+    with running_server(workers=1, time_limit=15) as url:
+        for name, body in DEEP_BODIES.items():
+            status, answer = _post(url, "/evaluate", body.encode())
+            assert status == 422, (name, answer[:300])
+            refusal = json.loads(answer)
+            assert "nested" in refusal["message"] and refusal["problems"], name
+            status, answer = _post(url, "/evaluate", valid)
+            assert status == 200, (name, answer[:300])
+
+
+def test_a_worker_goes_back_to_service_when_its_request_cannot_be_passed_to_it():
+    from reasoner.web.workers import Pool
+
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    pool = Pool(1, time_limit=15)
+    try:
+        with pytest.raises(RuntimeError):
+            pool.call("evaluate", {"event": deep})
+        answer = pool.call("evaluate", {"source": SMALL.read_text(encoding="utf-8"), "filename": SMALL.name})
+        assert answer and answer[0]["event"]
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl", ".yaml"])
+@pytest.mark.parametrize("depth", [20, 900, 5000])
+def test_the_cli_refuses_deep_nesting_with_exit_2_naming_the_file(tmp_path, suffix, depth):
+    path = tmp_path / f"deep{suffix}"
+    if suffix == ".yaml":
+        path.write_text("id: x\nkinds: " + nested(depth) + "\n")
+    else:
+        path.write_text('{"id": "x", "kinds": ' + nested(depth) + "}\n")
+    code, output = cli("evaluate", str(path))
+    assert code == 2 and str(path) in output and "nested" in output, output[-400:]
+
+
+def test_coverage_refuses_a_deeply_nested_scenario_file_with_exit_2(tmp_path):
+    (tmp_path / "deep.yaml").write_text("ordinance: gem\ncases:\n- name: x\n  event: " + "{a: " * 5000 + "1"
+                                        + "}" * 5000 + "\n")
+    code, output = cli("coverage", str(tmp_path), "-o", "gem")
+    assert code == 2 and "deep.yaml" in output and "nested" in output, output[-400:]
