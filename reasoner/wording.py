@@ -269,6 +269,11 @@ class Wording:
             return "a permit or license is required"
         if name == "permits":
             return f"{role['value']} permit(s) or license(s)" if given["value"] else "a number of permits"
+        if name in ("quantity", "shortfall"):  # an amount in parts of its unit (vocabulary `parts`) as its decimal
+            item = arguments[2 + output.roles.index("name")]
+            for key in ("value", "required", "provided"):
+                if key in role and given[key]:
+                    role[key] = _in_parts(item, arguments[2 + output.roles.index(key)], role[key])
         if name == "quantity":
             amount = f"{role['value']} {words(role['unit'])}" if given["value"] and given["unit"] else "an amount"
             return f"{subject or 'an obligation'}: {amount}"
@@ -399,3 +404,16 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
         return wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))
+
+
+def _in_parts(item: clingo.Symbol | None, amount: clingo.Symbol | None, shown: str) -> str:
+    """An amount the encodings state in parts of its unit (vocabulary `parts: 2`, halves), as its exact decimal."""
+    if item is None or amount is None or amount.type != clingo.SymbolType.Number \
+            or item.type != clingo.SymbolType.Function:
+        return shown
+    from decimal import Decimal
+
+    from .vocabulary import vocabulary
+
+    parts = vocabulary()["obligations"].get(item.name, {}).get("parts", 1)
+    return shown if parts == 1 else f"{Decimal(amount.number) / parts:,}"
