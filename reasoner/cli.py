@@ -923,5 +923,23 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
         raise SystemExit(1)
 
 
+def run() -> None:
+    """The `reasoner` command: main, ended with os._exit when a grounding that outlived --time-limit still runs
+    (finalizing the interpreter under clingo's grounding thread crashes it; exit 139 instead of 3)."""
+    try:
+        main()
+    except SystemExit as done:
+        program = sys.modules.get("reasoner.program")
+        if program is None or not program.grounding_abandoned():
+            raise
+        code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

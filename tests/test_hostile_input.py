@@ -95,3 +95,22 @@ def test_coverage_refuses_a_deeply_nested_scenario_file_with_exit_2(tmp_path):
                                         + "}" * 5000 + "\n")
     code, output = cli("coverage", str(tmp_path), "-o", "gem")
     assert code == 2 and "deep.yaml" in output and "nested" in output, output[-400:]
+
+
+# ---------------------------------------------------------------- a time limit that passes while grounding (item 7)
+
+@pytest.mark.parametrize("seconds", ["0.5", "1", "1.5"])
+def test_a_time_limit_passing_while_grounding_exits_3_not_139(tmp_path, seconds):
+    import subprocess
+    import sys
+
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({"id": f"e{n}", "kinds": ["festival"], "attendance": {"expected_max": 1000 + n},
+                                        "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-18T23:00"}}) + "\n"
+                            for n in range(4000)))
+    done = subprocess.run([sys.executable, "-m", "reasoner.cli", "evaluate", str(path), "--time-limit", seconds,
+                           "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 3, (done.returncode, done.stderr[-300:])
+    assert done.stderr.strip().splitlines() == [
+        f"error: no answer within the time limit of {seconds} s (stopped while grounding); no conclusion is given"]
+    assert done.stdout == ""
