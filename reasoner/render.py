@@ -507,7 +507,7 @@ def print_whatif(report: dict[str, Any]) -> None:
     if not report["found"]:
         root.add(Text("no change of the facts allowed to change does it", style="yellow"))
     for change in report["changes"]:
-        root.add(f"{change['fact']}: {change['from']} → {change['to']}")
+        root.add(Text(f"{change['fact']}: {change['from']} → {change['to']}"))
     if report.get("clauses"):
         root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
     if report["found"]:
@@ -523,7 +523,9 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
 
     for tab in tables:
         ordinances = [o["column"] for o in tab["ordinances"]]
-        table = Table(title=f"{tab['event']}: {', '.join(ordinances)}", title_justify="left", show_lines=False)
+        # the event id is the file's text: a Text, never markup (an id such as [link=...] would write a hyperlink)
+        table = Table(title=Text(f"{tab['event']}: {', '.join(ordinances)}", style="table.title"), title_justify="left",
+                      show_lines=False)
         table.add_column("", overflow="fold")
         for ordinance in ordinances:
             table.add_column(ordinance, overflow="fold")

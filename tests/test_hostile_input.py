@@ -114,3 +114,16 @@ def test_a_time_limit_passing_while_grounding_exits_3_not_139(tmp_path, seconds)
     assert done.stderr.strip().splitlines() == [
         f"error: no answer within the time limit of {seconds} s (stopped while grounding); no conclusion is given"]
     assert done.stdout == ""
+
+
+# ---------------------------------------------------------------- ids printed literally (item 9)
+
+@pytest.mark.parametrize("event_id", ["[/]x[/", "[link=https://example.invalid]click[/link]", ":smile: [bold]b"])
+def test_compare_prints_an_event_id_literally_never_as_markup(tmp_path, event_id):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({"id": event_id, "kinds": ["festival"], "attendance": {"expected_max": 3000},
+                                "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-18T23:00"}}))
+    result = CliRunner().invoke(main, ["compare", str(path)], terminal_width=200)
+    assert result.exit_code == 0, result.output[-400:]
+    assert result.output.startswith(f"{event_id}: "), result.output[:200]
+    assert "\x1b]8;" not in result.output
