@@ -66,12 +66,22 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
                         raise RepeatedYamlKey("while reading a mapping", node.start_mark,
                                               f"{key}: {value_node.value} is no date ({error})",
                                               value_node.start_mark) from None
-                if isinstance(key, (str, int, float, bool)) or key is None:
-                    if key in seen:
+                # a day is one key however it is written: 2027-07-16 (a date) and "2027-07-16" (text) alike
+                marker = key.isoformat() if isinstance(key, (date, datetime)) else key
+                if isinstance(marker, (str, int, float, bool)) or marker is None:
+                    if marker in seen:
                         raise RepeatedYamlKey("while reading a mapping", node.start_mark,
-                                              f"the key {key!r} is written twice", key_node.start_mark)
-                    seen.add(key)
+                                              f"the key {marker!r} is written twice", key_node.start_mark)
+                    seen.add(marker)
         return super().construct_mapping(node, deep=deep)
+
+
+# YAML 1.1 reads 58:20 as the base-60 number 3,500 and 10:00:30 as 36,030: with a colon, a plain value is text
+# here (a clock time is then read as a time, and a number written so is refused as no number).
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, re.compile(r"(?!.*:)" + pattern.pattern, pattern.flags)
+              if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") else pattern) for tag, pattern in resolvers]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
 
 
 class DuplicateKey(ValueError):

@@ -127,3 +127,49 @@ def test_compare_prints_an_event_id_literally_never_as_markup(tmp_path, event_id
     assert result.exit_code == 0, result.output[-400:]
     assert result.output.startswith(f"{event_id}: "), result.output[:200]
     assert "\x1b]8;" not in result.output
+
+
+# ---------------------------------------------------------------- what YAML would read silently (items 4, 5, 6)
+
+DAILY = "id: x\nkinds: [festival]\nattendance: {expected_max: 3000}\nschedule: {daily: {first_day: 2027-07-16, " \
+        "last_day: 2027-07-17, %s}}\n"
+
+REFUSED = [
+    # a day written twice: the last one would win (Wyoming permits 3 or 2 by the order)
+    (DAILY % 'open: "10:00", close: "22:00", expected_max: {2027-07-16: 3, 2027-07-16: 2}',
+     "the key '2027-07-16' is written twice"),
+    (DAILY % 'open: "10:00", close: "22:00", expected_max: {2027-07-16: 3, "2027-07-16": 2}',
+     "the key '2027-07-16' is written twice"),
+    # seconds would be dropped: 10:00:30 to 22:00 would count as 12 hours
+    (DAILY % 'open: "10:00:30", close: "22:00"', "schedule.daily.open: give the time to the minute, without seconds"),
+    (DAILY % 'open: 10:00:30, close: "22:00"', "schedule.daily.open: give the time to the minute, without seconds"),
+    (DAILY % 'open: "10:00", close: {min: "21:00:01", max: "23:00"}', "without seconds"),
+    ("id: x\nattendance: {expected_max: 3000}\nschedule: {start: 2027-07-16T10:00:30, end: 2027-07-16T22:00}\n",
+     "schedule.start: give the time to the minute, without seconds"),
+    # YAML 1.1 reads 58:20 as the base-60 number 3,500
+    ("id: x\nattendance: {expected_max: 58:20}\nschedule: {start: 2027-07-16T10:00, end: 2027-07-16T22:00}\n",
+     "attendance.expected_max: must be a whole number"),
+    (DAILY.replace("3000", "1:00:00") % 'open: "10:00", close: "22:00"', "attendance.expected_max: must be a whole number"),
+]
+
+
+@pytest.mark.parametrize("text, words", REFUSED, ids=[f"case{n}" for n in range(len(REFUSED))])
+def test_what_yaml_would_read_silently_is_refused_with_exit_2(tmp_path, text, words):
+    path = tmp_path / "event.yaml"
+    path.write_text(text)
+    code, output = cli("evaluate", str(path), "-o", "wyoming", "--format", "json")
+    assert code == 2 and words in output, output[-500:]
+
+
+def test_an_unquoted_clock_time_is_a_clock_time_not_a_base_60_number(tmp_path):
+    unquoted, quoted = tmp_path / "unquoted.yaml", tmp_path / "quoted.yaml"
+    unquoted.write_text(DAILY % "open: 10:00, close: 22:00")
+    quoted.write_text(DAILY % 'open: "10:00", close: "22:00"')
+    first, second = cli("evaluate", str(unquoted), "--format", "json"), cli("evaluate", str(quoted), "--format", "json")
+    assert first == second and first[0] == 0
+
+
+@pytest.mark.parametrize("name", ["note", "no", "show"])
+def test_whatif_flips_only_what_reasoner_conclusions_lists(name):
+    code, output = cli("whatif", str(SMALL), "-o", "gem", "--flip", name)
+    assert code == 2 and f"--flip '{name}'" in output and "reasoner conclusions gem" in output, output[-400:]
