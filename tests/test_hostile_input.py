@@ -173,3 +173,134 @@ def test_an_unquoted_clock_time_is_a_clock_time_not_a_base_60_number(tmp_path):
 def test_whatif_flips_only_what_reasoner_conclusions_lists(name):
     code, output = cli("whatif", str(SMALL), "-o", "gem", "--flip", name)
     assert code == 2 and f"--flip '{name}'" in output and "reasoner conclusions gem" in output, output[-400:]
+
+
+# ---------------------------------------------------------------- web hardening (item 2)
+
+@pytest.fixture(scope="module")
+def quick_server():
+    pytest.importorskip("fastapi")
+    from web_server import running_server
+
+    with running_server(workers=1, time_limit=15, header_seconds=1.0, body_seconds=1.5) as url:
+        yield url
+
+
+def _get(url: str, path: str):
+    request = urllib.request.Request(url + path)
+    try:
+        response = urllib.request.urlopen(request, timeout=30)
+    except urllib.error.HTTPError as error:
+        response = error
+    with response:
+        return response.status, response.headers, response.read()
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/ordinances", "/docs", "/nowhere"])
+def test_every_answer_says_nosniff_no_framing_and_a_policy_that_loads_nothing_from_elsewhere(quick_server, path):
+    status, headers, _ = _get(quick_server, path)
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY", (status, headers)
+    policy = headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+    assert "http" not in policy and "*" not in policy
+    if path == "/":
+        assert "unsafe-inline" not in policy
+
+
+def _connect(url: str):
+    import socket
+
+    host, port = url.removeprefix("http://").split(":")
+    connection = socket.create_connection((host, int(port)), timeout=20)
+    return connection
+
+
+def _answer_within(connection, seconds: float) -> tuple[float, bytes]:
+    import time
+
+    began, data = time.monotonic(), b""
+    while True:
+        part = connection.recv(4096)
+        if not part:
+            break
+        data += part
+    return time.monotonic() - began, data
+
+
+def test_a_connection_stalling_its_headers_is_closed_after_the_header_time(quick_server):
+    connection = _connect(quick_server)
+    connection.sendall(b"POST /evaluate HTTP/1.1\r\nHost: x\r\n")
+    waited, data = _answer_within(connection, 10)
+    assert waited < 5 and data.startswith(b"HTTP/1.1 408"), (waited, data[:80])
+
+
+def test_a_connection_trickling_its_headers_is_closed_after_the_header_time(quick_server):
+    import time
+
+    connection = _connect(quick_server)
+    began = time.monotonic()
+    with pytest.raises(OSError):
+        for byte in b"GET /ordinances HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 400:
+            connection.sendall(bytes([byte]))
+            time.sleep(0.02)
+    assert time.monotonic() - began < 5
+
+
+def test_a_body_that_stalls_is_a_408_in_the_documented_shape(quick_server):
+    connection = _connect(quick_server)
+    connection.sendall(b"POST /evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100"
+                       b"\r\n\r\n{")
+    waited, data = _answer_within(connection, 10)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert waited < 5 and head.startswith(b"HTTP/1.1 408"), data[:200]
+    assert json.loads(body)["message"] == "the request body did not arrive within 1.5 s"
+
+
+def test_a_client_gone_mid_body_leaves_no_traceback_in_the_log(tmp_path):
+    """As `reasoner serve` runs: its own process, its log on stderr."""
+    pytest.importorskip("fastapi")
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "serve.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen([sys.executable, "-m", "reasoner.cli", "serve", "--port", str(port), "--workers", "1"],
+                                  stdout=sink, stderr=subprocess.STDOUT, cwd=tmp_path)
+        try:
+            url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
+            while True:
+                try:
+                    assert _get(url, "/ordinances")[0] == 200
+                    break
+                except (OSError, urllib.error.URLError):
+                    assert time.monotonic() < deadline and server.poll() is None, log.read_text()
+                    time.sleep(0.2)
+            for body in (b'{"event"', b'{"source": "' + b"a" * 500_000):
+                connection = _connect(url)
+                connection.sendall(b"POST /evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                                   b"content-length: 1000000\r\n\r\n" + body)
+                time.sleep(0.3)
+                connection.close()
+            time.sleep(1)
+            assert _get(url, "/ordinances")[0] == 200
+        finally:
+            server.terminate()
+            server.wait(30)
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text and "ERROR" not in text, text[-2000:]
+
+
+def test_the_markdown_report_shows_an_id_literally(tmp_path):
+    path, out = tmp_path / "event.json", tmp_path / "report.md"
+    event_id = "<script>alert(1)</script> *x* [a](b)"
+    path.write_text(json.dumps({"id": event_id, "kinds": ["festival"], "attendance": {"expected_max": 3000},
+                                "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-18T23:00"}}))
+    code, output = cli("report", str(path), "-o", "gem", "--out", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert code == 0, output
+    assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; \\*x\\* \\[a\\](b)" in text
