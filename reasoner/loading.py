@@ -312,6 +312,8 @@ def _read(path: Path) -> bytes:
             import sys
 
             global _stdin
+            if sys.stdin is None or getattr(sys.stdin, "closed", False):
+                raise EventFileError("-", [("", "cannot read standard input: it is closed")])
             if _stdin is None or _stdin[0] is not sys.stdin:
                 _stdin = (sys.stdin, sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
             raw = _stdin[1]

@@ -22,6 +22,14 @@ def printable(text: str) -> str:
 
 errors = Console(stderr=True, highlight=False)
 
+
+def _pipe_closed() -> None:
+    """rich would exit 1 on a closed pipe; the CLI's exit policy says 4 (reasoner.cli.run)."""
+    raise BrokenPipeError(32, "Broken pipe")
+
+
+console.on_broken_pipe = errors.on_broken_pipe = _pipe_closed  # type: ignore[method-assign]
+
 STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",
                 "possibly_exempt": "bold green", "not_regulated": "bold green", "inconsistent": "bold magenta"}
 

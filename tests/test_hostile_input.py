@@ -6,6 +6,7 @@ import json
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -304,3 +305,121 @@ def test_the_markdown_report_shows_an_id_literally(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert code == 0, output
     assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; \\*x\\* \\[a\\](b)" in text
+
+
+# ---------------------------------------------------------------- one exit policy (item 8)
+
+UNKNOWN = ROOT / "facts" / "events" / "unknown-festival.yaml"
+COMMANDS = {
+    "evaluate": ["evaluate", str(SMALL)], "evaluate json": ["evaluate", str(SMALL), "--format", "json"],
+    "explain": ["explain", str(SMALL), "-o", "gem"], "compare": ["compare", str(SMALL)],
+    "questions": ["questions", str(UNKNOWN), "-o", "gem"], "whatif": ["whatif", str(SMALL), "-o", "gem", "--flip", "toilets"],
+    "clauses": ["clauses", "gem"], "conclusions": ["conclusions", "gem"], "ordinances": ["ordinances"],
+    "schema": ["schema"], "thresholds": ["thresholds"], "check": ["check", "-o", "gem"],
+    "sweep": ["sweep", str(SMALL), "--vary", "attendance=300..400", "-o", "gem"],
+}
+
+
+def reasoner(*args: str, stdout: Any = None, stdin: Any = None, stderr: Any = None, **options: Any):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "reasoner.cli", *args], stdout=stdout or subprocess.PIPE,
+                          stdin=stdin if stdin is not None else subprocess.DEVNULL, stderr=stderr or subprocess.PIPE,
+                          timeout=300, **options)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=list(COMMANDS))
+def test_a_full_disk_on_standard_output_is_exit_4_with_one_line(command):
+    with open("/dev/full", "w") as full:
+        done = reasoner(*COMMANDS[command], stdout=full)
+    lines = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 4 and lines[-1] == "error: cannot write the output: No space left on device", \
+        (done.returncode, done.stderr[-500:])
+    assert "Traceback" not in done.stderr.decode()
+
+
+@pytest.mark.parametrize("command", ["evaluate json", "clauses", "schema"])
+def test_a_closed_pipe_is_exit_4(command):
+    import subprocess
+    import sys
+
+    reader = subprocess.Popen([sys.executable, "-c", "import os; os.close(0)"], stdin=subprocess.PIPE)
+    reader.wait(60)
+    done = reasoner(*COMMANDS[command], stdout=reader.stdin)
+    reader.stdin.close()
+    assert done.returncode == 4 and done.stderr.decode().strip() == "error: cannot write the output: Broken pipe", \
+        (done.returncode, done.stderr[-500:])
+
+
+def test_standard_output_closed_is_exit_4_not_a_silent_0():
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "reasoner.cli", "schema"], stderr=subprocess.PIPE, timeout=120,
+                          preexec_fn=lambda: os.close(1))  # noqa: PLW1509 - started with standard output closed
+    assert done.returncode == 4 and b"standard output is closed" in done.stderr, done.stderr[-500:]
+
+
+@pytest.mark.parametrize("command", ["evaluate", "explain", "compare", "questions"])
+def test_standard_input_closed_is_bad_input_exit_2(command):
+    import os
+    import subprocess
+    import sys
+
+    arguments = [*COMMANDS[command]]
+    arguments[1] = "-"
+    done = subprocess.run([sys.executable, "-m", "reasoner.cli", *arguments], capture_output=True, timeout=120,
+                          preexec_fn=lambda: os.close(0))  # noqa: PLW1509 - started with standard input closed
+    assert done.returncode == 2 and done.stderr.decode().strip() == \
+        "error: -: cannot read standard input: it is closed", done.stderr[-500:]
+
+
+def test_bad_input_stays_exit_2_when_standard_error_is_full():
+    with open("/dev/full", "w") as full:
+        done = reasoner("evaluate", "/nonexistent/event.yaml", stderr=full)
+    assert done.returncode == 2
+
+
+def test_an_interrupt_is_exit_130_with_one_line(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({"id": f"e{n}", "attendance": {"expected_max": 1000 + n},
+                                        "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-18T23:00"}}) + "\n"
+                            for n in range(4000)))
+    process = subprocess.Popen([sys.executable, "-m", "reasoner.cli", "evaluate", str(path), "--format", "json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and err.decode().strip() == "interrupted", (process.returncode, err[-500:])
+    assert out == b""
+
+
+@pytest.mark.parametrize("command", ["report", "sweep"])
+def test_a_file_that_cannot_be_written_whole_is_not_left_behind(tmp_path, monkeypatch, command):
+    import errno
+    import os
+    import pathlib
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def written_empty(self: pathlib.Path, *args: Any, **kwargs: Any) -> None:
+        self.open("w").close()
+        full()
+
+    monkeypatch.setattr(os, "replace", full)
+    monkeypatch.setattr(pathlib.Path, "write_text", written_empty)
+    target = tmp_path / ("report.md" if command == "report" else "samples.csv")
+    arguments = ["report", str(SMALL), "-o", "gem", "--out", str(target)] if command == "report" else \
+        [*COMMANDS["sweep"], "--samples", str(target)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 4, (result.exit_code, result.output[-500:])
+    assert "No space left on device" in result.output
+    assert list(tmp_path.iterdir()) == []
