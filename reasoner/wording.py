@@ -338,6 +338,8 @@ class Wording:
         template = templates.get(name)
         if template is None:
             return f"{words(name)}: {', '.join(rest)}"
+        if name == "provided" and len(arguments) == 3 and arguments[2] is not None:  # an amount kept in parts
+            rest[1] = _in_parts(arguments[1], arguments[2], rest[1])
         article = "an" if rest and rest[0][:1] in "aeiou" else "a"
         return template.format(*rest, e=self.event_id, a0=article)
 
@@ -401,7 +403,10 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
             value = (unbound or {}).get(name, "a value not known here")
             if isinstance(value, str):
                 return value
-        return wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
+        shown = wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
+        if name in ("P", "Q") and "Name" in bindings:  # the shared shortfall rules: an amount kept in parts
+            return _in_parts(bindings["Name"], value, shown)
+        return shown
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))
 

@@ -423,3 +423,19 @@ def test_a_file_that_cannot_be_written_whole_is_not_left_behind(tmp_path, monkey
     assert result.exit_code == 4, (result.exit_code, result.output[-500:])
     assert "No space left on device" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- amounts kept in parts, explained in their unit (item 3)
+
+def test_an_explanation_states_the_solid_waste_amounts_in_pounds(tmp_path):
+    path = tmp_path / "event.yaml"
+    path.write_text("id: big\nkinds: [festival]\nattendance: {expected_max: 2501}\n"
+                    "schedule: {start: 2027-07-16T10:00, end: 2027-07-18T23:00}\n"
+                    "provisions: {solid_waste_lbs_per_day: 6000}\n")
+    code, output = cli("explain", str(path), "solid_waste_lbs_per_day", "-o", "gem")
+    text = " ".join(output.replace("│", " ").split())
+    assert code == 0, output[-400:]
+    for words in ("solid waste lbs per day: 6,252.5 lbs per day", "(6,252.5 required, 6,000 provided)",
+                  "The organizer provides 6,000 against 6,252.5 required.",
+                  "the organizer provides 6,000 of solid waste lbs per day"):
+        assert words in text, words
