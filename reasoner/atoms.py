@@ -175,8 +175,8 @@ def sun_facts(e: int, sessions: list[Session]) -> list[Fact]:
 
 @lru_cache(maxsize=256)
 def _scale(obligation: str) -> int:
-    """An amount the encodings state in hundredths (vocabulary `decimals: 2`) is given to them in hundredths."""
-    return 10 ** vocabulary()["obligations"].get(obligation, {}).get("decimals", 0)
+    """An amount the encodings state in parts of its unit (vocabulary `parts: 2`, halves) is given to them so."""
+    return vocabulary()["obligations"].get(obligation, {}).get("parts", 1)
 
 
 def facts_program(events: list[Event]) -> str:

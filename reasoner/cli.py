@@ -1,7 +1,7 @@
-"""The command line: a thin click layer over the library. Exit codes: 0 answered, 2 bad input,
+"""The command line: a thin click layer over the library. Exit codes, for every command: 0 answered, 2 bad input,
 1 a check or coverage found a defect (or a batch had bad records), 3 no answer within --time-limit,
-4 a batch stopped on a fault (a worker died, the disk is full) and 130 a batch interrupted (continue
-either with --resume)."""
+4 a fault of the environment (a full disk, a closed pipe or standard stream, a batch worker that died) and
+130 interrupted (a batch continues either with --resume); each with one line on standard error."""
 from __future__ import annotations
 
 import atexit
@@ -445,7 +445,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
     if not _writable(output):
         raise InputError(f"{output}: cannot write there")
     pages = reporting.build(_load(event_file), chosen)
-    Path(output).write_text(reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages), encoding="utf-8")
+    _write_whole(output, reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages))
     render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
 
 
@@ -758,7 +758,7 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
         except PlotUnavailable as error:
             raise click.ClickException(str(error)) from None
     if samples_file:
-        Path(samples_file).write_text(sweeping.samples_csv(result), encoding="utf-8")
+        _write_whole(samples_file, sweeping.samples_csv(result))
     if output_format == "json":
         _dump(result.to_json())
     elif output_format == "text":
@@ -923,5 +923,114 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
         raise SystemExit(1)
 
 
+class EnvironmentFault(click.ClickException):
+    """The environment failed the command (a full disk, a closed pipe): exit 4."""
+
+    exit_code = 4
+
+    def show(self, file: Any = None) -> None:
+        _say(f"error: {render.printable(self.format_message())}")
+
+
+def _write_whole(target: str, text: str) -> None:
+    """A file written whole or not at all: into a temporary file beside it, then renamed over it."""
+    import tempfile
+
+    path = Path(target)
+    handle, temporary = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
+    _writing.add(temporary)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise EnvironmentFault(f"{target}: cannot write: {error.strerror or error}") from None
+    finally:
+        _writing.discard(temporary)
+
+
+_writing: set[str] = set()   # temporary files being written whole: removed on an interrupt
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    """Ctrl-C: one line and exit 130 at once. Raised as KeyboardInterrupt it could land in a finalizer (freeing a
+    clingo Control), where Python ignores it and the command would finish as if never interrupted."""
+    for temporary in list(_writing):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    with contextlib.suppress(OSError):
+        os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+class _ClosedStream:
+    """Standard output or input when the process was started with it closed (`>&-`): every use is a fault."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def _closed(self, *args: Any) -> Any:
+        import errno
+
+        raise OSError(errno.EBADF, f"{self.name} is closed")
+
+    write = read = fileno = _closed
+    buffer = property(_closed)
+    closed = True
+
+    def flush(self) -> None:  # nothing was written: a command that prints nothing does not fail
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def run() -> None:
+    """The `reasoner` command: main under one exit policy (the module's docstring), and ended with os._exit when a
+    grounding that outlived --time-limit still runs (finalizing the interpreter under clingo's grounding thread
+    crashes it: exit 139 instead of 3)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream("standard output")  # type: ignore[assignment]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # batch and serve install their own
+        signal.signal(signal.SIGINT, _interrupted)
+    try:  # click's own main would say "Aborted!" and exit 1 on Ctrl-C, and exit 1 on a closed pipe
+        with main.make_context("reasoner", sys.argv[1:]) as context:
+            main.invoke(context)
+        code = 0
+        sys.stdout.flush()
+    except click.exceptions.Exit as done:
+        code = done.exit_code
+    except click.ClickException as error:
+        try:
+            error.show()
+        except (OSError, ValueError):
+            _say("")  # standard error is full or closed: the exit code still tells
+        code = error.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _say("interrupted")
+        code = 130
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
+    except OSError as error:
+        _say(f"error: cannot write the output: {error.strerror or error}")
+        code = 4
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as error:
+        if code == 0:
+            _say(f"error: cannot write the output: {getattr(error, 'strerror', None) or error}")
+            code = 4
+    with contextlib.suppress(OSError):  # what is left unwritten goes nowhere: Python's own flush at exit may not fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    program = sys.modules.get("reasoner.program")
+    if program is not None and program.grounding_abandoned():
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -82,7 +82,7 @@ def _money(value: int) -> str:
 def amount_text(value: Any, unit: str | None) -> str:
     if isinstance(value, bool) or value is None:
         return "required"
-    if isinstance(value, (int, float)):  # a float is an exact decimal amount (vocabulary `decimals`)
+    if isinstance(value, (int, float)):  # a float is an exact decimal amount (vocabulary `parts`)
         if unit == "usd":
             return _money(value)
         if unit in (None, "count"):

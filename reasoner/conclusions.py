@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import date
-from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -151,23 +151,24 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
         extra = {"other": got["other"]}
     elif output.kind == "interpretation":
         extra = {"text": record_heading(ordinance)["interpretations"].get(item_name)}
-    places = _decimals(item_name) if output.kind in ("obligation", "shortfall") else 0
-    if places:  # the encodings state this amount in hundredths (vocabulary.yaml `decimals`)
-        value = _amount(value, places) if isinstance(value, int) and not isinstance(value, bool) else value
-        extra = {key: _amount(v, places) if key in ("required", "provided") else v for key, v in extra.items()}
+    parts = _parts(item_name) if output.kind in ("obligation", "shortfall") else 1
+    if parts != 1:  # the encodings state this amount in parts of its unit (vocabulary.yaml `parts`)
+        value = _amount(value, parts) if isinstance(value, int) and not isinstance(value, bool) else value
+        extra = {key: _amount(v, parts) if key in ("required", "provided") else v for key, v in extra.items()}
     item = _conclusion(kind, item_name, clause, value, unit if output.kind in _UNITS else None,
                        got.get("modality"), **extra)
     return ordinance, event, item
 
 
-def _decimals(name: str) -> int:
-    return vocabulary()["obligations"].get(name, {}).get("decimals", 0)
+def _parts(name: str) -> int:
+    return vocabulary()["obligations"].get(name, {}).get("parts", 1)
 
 
-def _amount(value: int, places: int) -> int | float:
-    """An amount stated in units of 10^-places, as a whole number when it is one, else its exact decimal."""
-    whole, rest = divmod(value, 10 ** places)
-    return whole if not rest else float(Decimal(value).scaleb(-places))
+def _amount(value: int, parts: int) -> int | float:
+    """An amount stated in 1/parts of its unit, as a whole number when it is one, else its exact decimal (parts
+    divides a power of ten)."""
+    whole, rest = divmod(value, parts)
+    return whole if not rest else float(Fraction(value, parts))
 
 
 # Kinds whose conclusions carry a unit.

@@ -21,6 +21,7 @@ import clingo
 import yaml
 
 from .check import _Checker, read_encoding
+from .loading import EventFileError, scan_yaml
 from .program import chosen_readings
 from .registry import registry
 from .vocabulary import encoded_ordinances, unfinished_ordinances
@@ -100,13 +101,17 @@ def scenario_cases(directory: Path) -> list[Case]:
     cases = []
     for path in sorted(Path(directory).glob("*.yaml")):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            scan_yaml(text, str(path))
+            data = yaml.safe_load(text)
             if not isinstance(data, dict) or "ordinance" not in data or not isinstance(data.get("cases", []), list):
                 raise ScenarioError("not a scenario file (it needs ordinance: and a list of cases:)")
             for case in data.get("cases", []):
                 record = deep_merge(data.get("base", {}), case.get("event", {}))
                 cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {}),
                                   case.get("absent", []), dict(case.get("readings") or {})))
+        except EventFileError as error:
+            raise ScenarioError(str(error).replace("\n", " ")) from None
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
             detail = f"no {error}" if isinstance(error, KeyError) else str(error).replace("\n", " ")
             raise ScenarioError(f"{path}: {detail}") from None

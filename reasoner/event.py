@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 from .clocks import Occurrence
 from .eventrules import (MAX_PEOPLE, MAX_USD, AttendanceBase, DailyBase, EndRangeBase, EventBase, RangeBase, ScheduleBase,
                          SessionBase, clock_time, known_paths, local_time, local_time_if_datetime, no_control_characters, number_or_range,
-                         numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, within_dates,
-                         within_dates_if_given)
+                         numbers_are_numbers, open_end, provisions_within_bounds, unknown_close, whole_minutes,
+                         within_dates, within_dates_if_given)
 from .vocabulary import names
 
 _MODELS = sys.modules[__name__]   # the family these models build parts in (reasoner.eventrules.family)
@@ -140,6 +140,7 @@ class CloseRange(Strict):
     max: time = Field(description="The latest closing time, e.g. 01:00 (after midnight when earlier than the opening).")
 
     _clock = field_validator("min", "max", mode="before")(_rule(clock_time))
+    _minutes = field_validator("min", "max")(_rule(whole_minutes))
 
 
 class Session(Strict, SessionBase):
@@ -167,6 +168,7 @@ class Daily(Strict, DailyBase):
 
     _within = field_validator("first_day", "last_day")(_rule(within_dates))
     _clock = field_validator("open", "close", mode="before")(_rule(clock_time))
+    _minutes = field_validator("open", "close")(_rule(whole_minutes))
     unknown_close = _before(unknown_close)
     days_in_order = _after(DailyBase.days_in_order)
 

@@ -58,7 +58,15 @@ def within_dates_if_given(value: date | None, family: ModuleType | None = None) 
 def local_time(value: datetime, family: ModuleType | None = None) -> datetime:
     if value.tzinfo is not None:  # dropping it would silently move the event; ordinances count the local clock
         raise ValueError("give the local date and time without a UTC offset (e.g. 2027-07-16T12:00)")
-    return within_dates(value)
+    return within_dates(whole_minutes(value))
+
+
+def whole_minutes(value: Any, family: ModuleType | None = None) -> Any:
+    """A clock time to the minute: the ordinances count hours and minutes, and seconds would be dropped unseen
+    (10:00:30 to 22:00 would count as 12 hours)."""
+    if isinstance(value, (datetime, time)) and (value.second or value.microsecond):
+        raise ValueError(f"give the time to the minute, without seconds (e.g. {value.strftime('%H:%M')})")
+    return value
 
 
 def local_time_if_datetime(value: Any, family: ModuleType | None = None) -> Any:

@@ -66,12 +66,22 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
                         raise RepeatedYamlKey("while reading a mapping", node.start_mark,
                                               f"{key}: {value_node.value} is no date ({error})",
                                               value_node.start_mark) from None
-                if isinstance(key, (str, int, float, bool)) or key is None:
-                    if key in seen:
+                # a day is one key however it is written: 2027-07-16 (a date) and "2027-07-16" (text) alike
+                marker = key.isoformat() if isinstance(key, (date, datetime)) else key
+                if isinstance(marker, (str, int, float, bool)) or marker is None:
+                    if marker in seen:
                         raise RepeatedYamlKey("while reading a mapping", node.start_mark,
-                                              f"the key {key!r} is written twice", key_node.start_mark)
-                    seen.add(key)
+                                              f"the key {marker!r} is written twice", key_node.start_mark)
+                    seen.add(marker)
         return super().construct_mapping(node, deep=deep)
+
+
+# YAML 1.1 reads 58:20 as the base-60 number 3,500 and 10:00:30 as 36,030: with a colon, a plain value is text
+# here (a clock time is then read as a time, and a number written so is refused as no number).
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, re.compile(r"(?!.*:)" + pattern.pattern, pattern.flags)
+              if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") else pattern) for tag, pattern in resolvers]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
 
 
 class DuplicateKey(ValueError):
@@ -198,8 +208,9 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
             if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)]
 
 
-def _walk_bounds(data: Any, path: str) -> None:
-    """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text."""
+def check_bounds(data: Any, path: str) -> None:
+    """Refuse data nested too deeply, too large once aliases are expanded, or holding text that is not text.
+    Iterative, so that no depth of nesting can exhaust Python's stack here."""
     count = 0
     # Each value with its depth and where it sits, as (parent's place, key): made text only for an error.
     stack: list[tuple[Any, int, Any]] = [(data, 0, None)]
@@ -251,7 +262,7 @@ def parse_events(data: Any, path: str, light: bool = False) -> list["Event"]:
     if len(records) > MAX_EVENTS:
         raise EventFileError(path, [("", f"the file holds {len(records):,} events; at most {MAX_EVENTS:,} are "
                                          "evaluated from one file (split it)")])
-    _walk_bounds(data, path)
+    check_bounds(data, path)
     events = _light_events(records) if light else None
     if events is None:
         events = _model_events(records, isinstance(data, list), path)
@@ -301,6 +312,8 @@ def _read(path: Path) -> bytes:
             import sys
 
             global _stdin
+            if sys.stdin is None or getattr(sys.stdin, "closed", False):
+                raise EventFileError("-", [("", "cannot read standard input: it is closed")])
             if _stdin is None or _stdin[0] is not sys.stdin:
                 _stdin = (sys.stdin, sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
             raw = _stdin[1]
@@ -314,7 +327,7 @@ def _read(path: Path) -> bytes:
     return raw
 
 
-def _scan_yaml(text: str, where: str) -> None:
+def scan_yaml(text: str, where: str) -> None:
     """Walk the YAML event stream (no objects built) and refuse, early, what would be too large to build:
     too many events, runaway alias expansion, recursive aliases, deep nesting."""
     frames: list[list[Any]] = []   # [is_mapping, anchor, expanded size, next node is a key, last key]
@@ -415,7 +428,7 @@ def _parse(text: str, path: Path) -> Any:
             return _json_lines(text, where)
         if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
-        _scan_yaml(text, where)
+        scan_yaml(text, where)
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None

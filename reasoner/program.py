@@ -332,8 +332,10 @@ class Program:
             finally:
                 done.set()
 
-        threading.Thread(target=run, name="clingo-ground", daemon=True).start()
+        thread = threading.Thread(target=run, name="clingo-ground", daemon=True)
+        thread.start()
         if not done.wait(remaining):
+            _abandoned.append(thread)
             _limit_passed("grounding")
         if failure:
             raise failure[0]
@@ -399,6 +401,16 @@ class Program:
                 pass
             last = handle.last()
             return None if last is None else set(last.symbols(shown=True))
+
+
+# Groundings given up on at the time limit: their threads run on inside clingo, which crashes (SIGSEGV) if the
+# interpreter is finalized under them, so a process that leaves one running ends with os._exit (reasoner.cli.run).
+_abandoned: list[threading.Thread] = []
+
+
+def grounding_abandoned() -> bool:
+    """Whether a grounding this process gave up on at its time limit is still running."""
+    return any(thread.is_alive() for thread in _abandoned)
 
 
 def _limit_passed(stage: str) -> None:

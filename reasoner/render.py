@@ -22,6 +22,14 @@ def printable(text: str) -> str:
 
 errors = Console(stderr=True, highlight=False)
 
+
+def _pipe_closed() -> None:
+    """rich would exit 1 on a closed pipe; the CLI's exit policy says 4 (reasoner.cli.run)."""
+    raise BrokenPipeError(32, "Broken pipe")
+
+
+console.on_broken_pipe = errors.on_broken_pipe = _pipe_closed  # type: ignore[method-assign]
+
 STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",
                 "possibly_exempt": "bold green", "not_regulated": "bold green", "inconsistent": "bold magenta"}
 
@@ -507,7 +515,7 @@ def print_whatif(report: dict[str, Any]) -> None:
     if not report["found"]:
         root.add(Text("no change of the facts allowed to change does it", style="yellow"))
     for change in report["changes"]:
-        root.add(f"{change['fact']}: {change['from']} → {change['to']}")
+        root.add(Text(f"{change['fact']}: {change['from']} → {change['to']}"))
     if report.get("clauses"):
         root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
     if report["found"]:
@@ -523,7 +531,9 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
 
     for tab in tables:
         ordinances = [o["column"] for o in tab["ordinances"]]
-        table = Table(title=f"{tab['event']}: {', '.join(ordinances)}", title_justify="left", show_lines=False)
+        # the event id is the file's text: a Text, never markup (an id such as [link=...] would write a hyperlink)
+        table = Table(title=Text(f"{tab['event']}: {', '.join(ordinances)}", style="table.title"), title_justify="left",
+                      show_lines=False)
         table.add_column("", overflow="fold")
         for ordinance in ordinances:
             table.add_column(ordinance, overflow="fold")

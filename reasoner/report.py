@@ -4,6 +4,7 @@ or Markdown. The sentences are the explanations' own (reasoner.explain); nothing
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -140,14 +141,25 @@ def to_html(pages: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>&|])")
+
+
+def markdown_text(text: str) -> str:
+    """An event's own text (its id) as Markdown shows it literally: markup characters escaped, `<` `>` `&` as HTML
+    entities (a renderer passes raw HTML through), one line."""
+    entities = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+    return _MARKDOWN.sub(lambda m: entities.get(m.group(1), "\\" + m.group(1)), " ".join(text.splitlines()))
+
+
 def to_markdown(pages: list[dict[str, Any]]) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    out = [f"# {', '.join(dict.fromkeys(p['event'] for p in pages))}: what the ordinances require", ""]
+    ids = ", ".join(markdown_text(event) for event in dict.fromkeys(p["event"] for p in pages))
+    out = [f"# {ids}: what the ordinances require", ""]
     for page in pages:
         out += [f"## {page['jurisdiction']}: {page['title']}", "",
-                f"Event **{page['event']}**: **{STATUS.get(page['status'], page['status'])}**", ""]
+                f"Event **{markdown_text(page['event'])}**: **{STATUS.get(page['status'], page['status'])}**", ""]
         for kind, title in SECTIONS:
             items = [c for c in page["conclusions"] if c["kind"] == kind]
             if items:

@@ -65,6 +65,11 @@ def check_conclusion(ordinance: str, conclusion: str) -> None:
     problem = unknown_conclusion(conclusion, [ordinance])
     if problem:
         raise WhatIfError(f"--flip {conclusion!r}: {problem}")
+    from .catalog import catalog
+
+    if conclusion not in {entry["name"] for entry in catalog(ordinance)}:  # a word of the rules, as note or show
+        raise WhatIfError(f"--flip {conclusion!r}: no conclusion of {ordinance} is named so; "
+                          f"`reasoner conclusions {ordinance}` lists those --flip takes")
 
 
 def holds(result: dict[str, Any], conclusion: str) -> bool:

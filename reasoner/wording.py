@@ -269,6 +269,11 @@ class Wording:
             return "a permit or license is required"
         if name == "permits":
             return f"{role['value']} permit(s) or license(s)" if given["value"] else "a number of permits"
+        if name in ("quantity", "shortfall"):  # an amount in parts of its unit (vocabulary `parts`) as its decimal
+            item = arguments[2 + output.roles.index("name")]
+            for key in ("value", "required", "provided"):
+                if key in role and given[key]:
+                    role[key] = _in_parts(item, arguments[2 + output.roles.index(key)], role[key])
         if name == "quantity":
             amount = f"{role['value']} {words(role['unit'])}" if given["value"] and given["unit"] else "an amount"
             return f"{subject or 'an obligation'}: {amount}"
@@ -332,6 +337,8 @@ class Wording:
         template = templates.get(name)
         if template is None:
             return f"{words(name)}: {', '.join(rest)}"
+        if name == "provided" and len(arguments) == 3 and arguments[2] is not None:  # an amount kept in parts
+            rest[1] = _in_parts(arguments[1], arguments[2], rest[1])
         article = "an" if rest and rest[0][:1] in "aeiou" else "a"
         return template.format(*rest, e=self.event_id, a0=article)
 
@@ -395,6 +402,22 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
             value = (unbound or {}).get(name, "a value not known here")
             if isinstance(value, str):
                 return value
-        return wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
+        shown = wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
+        if name in ("P", "Q") and "Name" in bindings:  # the shared shortfall rules: an amount kept in parts
+            return _in_parts(bindings["Name"], value, shown)
+        return shown
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))
+
+
+def _in_parts(item: clingo.Symbol | None, amount: clingo.Symbol | None, shown: str) -> str:
+    """An amount the encodings state in parts of its unit (vocabulary `parts: 2`, halves), as its exact decimal."""
+    if item is None or amount is None or amount.type != clingo.SymbolType.Number \
+            or item.type != clingo.SymbolType.Function:
+        return shown
+    from decimal import Decimal
+
+    from .vocabulary import vocabulary
+
+    parts = vocabulary()["obligations"].get(item.name, {}).get("parts", 1)
+    return shown if parts == 1 else f"{Decimal(amount.number) / parts:,}"

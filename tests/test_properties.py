@@ -322,3 +322,129 @@ def test_the_same_input_gives_byte_identical_json_across_processes(tmp_path):
                               capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0]
+
+
+# ---------------------------------------------------------------- exact over the whole input range
+
+INT32 = 2**31 - 1
+
+
+@cache
+def quantity_rules() -> frozenset[tuple[str, str]]:
+    """Every (ordinance, obligation) an encoding computes a quantity for: the heads quantity(O,_,Name,...)."""
+    found = set()
+
+    def visit(statement: ast.AST) -> None:
+        if statement.ast_type == ast.ASTType.Rule and statement.head.ast_type == ast.ASTType.Literal:
+            atom = statement.head.atom
+            if atom.ast_type == ast.ASTType.SymbolicAtom and atom.symbol.ast_type == ast.ASTType.Function \
+                    and (atom.symbol.name, len(atom.symbol.arguments)) == ("quantity", 6):
+                ordinance, _, name = atom.symbol.arguments[:3]
+                found.add((str(ordinance), str(name)))
+
+    for ordinance in ORDINANCES:
+        ast.parse_string(encoding_text(ordinance), visit)
+    return frozenset(found)
+
+
+def at_attendance(record: dict, people: int, event_id: str) -> dict:
+    """A scenario's event with `people` at the peak and no other head count that would bound it."""
+    record = json.loads(json.dumps(record, default=str))
+    record["id"] = event_id
+    record["attendance"] = {"expected_max": people}
+    schedule = record.get("schedule") or {}
+    for session in schedule.get("sessions") or []:
+        session.pop("expected_max", None)
+    if isinstance(schedule.get("daily"), dict):
+        schedule["daily"].pop("expected_max", None)
+    return record
+
+
+@cache
+def quantity_bases() -> dict[tuple[str, str], dict]:
+    """For every (ordinance, obligation) with a quantity rule, a scenario event that reaches it, at any attendance
+    of those tried."""
+    from reasoner.coverage import scenario_cases
+
+    bases: dict[tuple[str, str], dict] = {}
+    cases = scenario_cases(Path(__file__).parent / "scenarios")
+    for ordinance in ORDINANCES:
+        events, records = [], {}
+        for variant in ("as written", 5_000):
+            for number, case in enumerate(c for c in cases if c.ordinance == ordinance):
+                key = f"{variant}-{number}"
+                record = {**case.record, "id": key} if variant == "as written" else at_attendance(case.record, variant, key)
+                try:
+                    events += parse_events(record, "scenario")
+                except Exception:  # noqa: BLE001 - a scenario that is invalid once its head counts are changed
+                    continue
+                records[key] = case.record
+        for result in evaluate(events, [ordinance]):
+            for item in result["conclusions"]:
+                if item["kind"] == "obligation" and not isinstance(item["value"], bool) \
+                        and isinstance(item["value"], (int, float)):
+                    bases.setdefault((ordinance, item["name"]), records[result["event"]])
+    return bases
+
+
+def range_points() -> list[int]:
+    """Attendances over the whole documented range, densest where a product of stated numbers passes 2^31."""
+    points = {0, 1, 2, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 5_000_000, 9_999_999, 10_000_000}
+    points |= {n * 10**k for n in (2, 5) for k in range(7)}
+    for factor in {p * parts for p in parameters() if p > 0 for parts in (1, 2)}:  # a rate, in whole or halves
+        edge = INT32 // factor
+        if edge <= 10_000_000:
+            points |= {edge, edge + 1}
+    return sorted(p for p in points if 0 <= p <= 10_000_000)
+
+
+def test_every_quantity_is_exact_over_the_whole_range_of_attendance_and_provisions():
+    """Each quantity, from 0 to 10,000,000 people and with provisions of 0 to 1,000,000,000: no error, never
+    negative, and monotone in the attendance (a count of people never lowers a minimum, nor raises a time
+    limit). A 32-bit overflow in clingo wraps, which shows as a fall or a negative amount."""
+    bases = quantity_bases()
+    missing = quantity_rules() - set(bases)
+    assert not missing, f"no scenario reaches these quantities: {sorted(missing)}"
+    points = range_points()
+    for (ordinance, name), base in sorted(bases.items()):
+        for provided in (None, 1_000_000_000):
+            records = []
+            for index, people in enumerate(points):
+                record = at_attendance(base, people, f"n{index}")
+                if provided is not None:
+                    record["provisions"] = {**record.get("provisions", {}), name: provided}
+                records.append(record)
+            try:
+                events = parse_events(records, "generated")
+            except Exception:  # noqa: BLE001 - e.g. a provision this base refuses; the others still run
+                continue
+            results = {r["event"]: r for r in evaluate(events, [ordinance])}
+            values = []
+            for index, people in enumerate(points):
+                found = [c for c in results[f"n{index}"]["conclusions"]
+                         if c["name"] == name and c["kind"] in ("obligation", "shortfall")]
+                for item in found:
+                    for key in ("value", "required", "provided"):
+                        amount = item.get(key)
+                        if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+                            assert amount >= 0, f"{ordinance} {name} {key} at {people:,} people: {amount}"
+                    if item["kind"] == "shortfall" and provided is not None:
+                        assert item["provided"] == provided, f"{ordinance} {name} at {people:,}: {item}"
+                        if name not in upper_limits():
+                            assert item["value"] == item["required"] - item["provided"], item
+                owed_here = [c["value"] for c in found if c["kind"] == "obligation" and not isinstance(c["value"], bool)
+                             and isinstance(c["value"], (int, float))]
+                if owed_here:
+                    values.append((people, owed_here[0]))
+            for (before_people, before), (after_people, after) in zip(values, values[1:]):
+                if name in upper_limits() and base_unit(name) != "count":
+                    assert after <= before, f"{ordinance} {name} rises {before} -> {after} at {after_people:,}"
+                else:
+                    assert after >= before, (f"{ordinance} {name} falls {before} -> {after} from {before_people:,} "
+                                             f"to {after_people:,} people")
+
+
+def base_unit(name: str) -> str | None:
+    from reasoner.vocabulary import vocabulary
+
+    return vocabulary()["obligations"].get(name, {}).get("unit")

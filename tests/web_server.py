@@ -9,7 +9,7 @@ from typing import Iterator
 
 import uvicorn
 
-from reasoner.web.app import create_app
+from reasoner.web.app import HEADER_SECONDS, create_app, server_config
 
 
 @contextmanager
@@ -18,7 +18,8 @@ def running_server(**options) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(**options), host="127.0.0.1", port=port, log_level="warning"))
+    header_seconds = options.pop("header_seconds", HEADER_SECONDS)
+    server = uvicorn.Server(server_config(create_app(**options), "127.0.0.1", port, header_seconds, log_level="warning"))
     thread = threading.Thread(target=server.run, name="reasoner-web-test", daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

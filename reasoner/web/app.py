@@ -3,10 +3,13 @@ the analyst's page at `/`. Everything it serves comes from this server: the page
 reasoner/web/static, and the interactive docs' in the fastapi-offline package.
 
 Bad input is a 422 whose `message` is what the CLI prints after "error: " and whose `problems` are its
-(field, message) pairs; a body over MAX_BODY_BYTES is a 413; no answer within the time limit is a 503.
+(field, message) pairs; a body over MAX_BODY_BYTES is a 413; no answer within the time limit is a 503; a body
+not received within BODY_SECONDS is a 408, and a connection whose request headers take longer than
+HEADER_SECONDS is closed. Every answer says nosniff, may not be framed, and loads nothing from elsewhere (CSP).
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from contextlib import asynccontextmanager
@@ -22,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import library
@@ -30,6 +34,15 @@ from .workers import Busy, Pool, TimeLimit
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 2 * 1024 * 1024   # an event file of about 2,000 events; `reasoner batch` takes more
 TIME_LIMIT = 20.0                  # seconds for one request's solving, as `--time-limit` for the CLI
+HEADER_SECONDS = 10.0              # from a connection (or its last answer) to a request's complete headers
+BODY_SECONDS = 30.0                # from the headers to the whole body: 2 MiB at about 70 KB/s
+
+# The page and its files come from this server only; the interactive docs' page starts its bundled script inline.
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+               "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+DOCS_POLICY = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; form-action 'none'; "
+               "base-uri 'none'; frame-ancestors 'none'")
 
 
 # ---------------------------------------------------------------- requests and answers
@@ -107,10 +120,11 @@ ANSWERS = {200: {"description": "What `reasoner COMMAND --format json` prints fo
 # ---------------------------------------------------------------- limits
 
 class BodyLimit:
-    """Refuses a request body past `limit` bytes, by Content-Length or as it streams in, before anything reads it."""
+    """Refuses a request body past `limit` bytes, by Content-Length or as it streams in, before anything reads it,
+    and one not received within `seconds` of its headers (a 408, and the connection closed)."""
 
-    def __init__(self, app: ASGIApp, limit: int):
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS):
+        self.app, self.limit, self.seconds = app, limit, seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -119,19 +133,31 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             return await self._refuse(scope, receive, send)
         seen = 0
+        deadline = asyncio.get_running_loop().time() + self.seconds
+        complete = False
 
         async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete
+            if complete:  # the body is in: what follows is waiting for a disconnect, never timed
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                raise _TooSlow() from None
             seen += len(message.get("body", b""))
             if seen > self.limit:
                 raise _TooLarge()
+            complete = message["type"] != "http.request" or not message.get("more_body", False)
             return message
 
         try:
             await self.app(scope, counted, send)
         except _TooLarge:
             await self._refuse(scope, receive, send)
+        except _TooSlow:
+            response = _refusal(408, f"the request body did not arrive within {self.seconds:g} s")
+            response.headers["connection"] = "close"
+            await response(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = _refusal(413, f"the request body is larger than {self.limit // 1024:,} KiB; "
@@ -143,19 +169,53 @@ class _TooLarge(Exception):
     pass
 
 
+class _TooSlow(Exception):
+    pass
+
+
+class SecurityHeaders:
+    """nosniff, no framing, and a Content-Security-Policy on every answer: the page's own, or the docs' (whose page
+    starts its bundled script inline)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        policy = DOCS_POLICY if scope["path"].startswith(("/docs", "/redoc")) else PAGE_POLICY
+
+        async def headed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-content-type-options", b"nosniff"),
+                                      (b"x-frame-options", b"DENY"), (b"content-security-policy", policy.encode()),
+                                      (b"referrer-policy", b"no-referrer")]
+            await send(message)
+
+        await self.app(scope, receive, headed)
+
+
 class _UniqueKeys(APIRoute):
-    """Reads JSON bodies as the event loader reads JSON files: a key written twice is refused, not overwritten."""
+    """Reads JSON bodies as the event loader reads JSON files: a key written twice is refused, not overwritten, and
+    nesting past an event's depth is refused before validation or a worker's pickling can recurse into it."""
 
     def get_route_handler(self) -> Callable:
         handler = super().get_route_handler()
 
         async def route(request: Request) -> Response:
-            body = await request.body()
+            try:
+                body = await request.body()
+            except ClientDisconnect:  # gone mid-body: nobody to answer, and nothing for the log
+                return Response(status_code=400)
             if body:
                 try:
-                    json.loads(body, object_pairs_hook=library.unique_object)
+                    library.check_body(json.loads(body, object_pairs_hook=library.unique_object))
                 except library.DuplicateKey as error:
                     return _refusal(422, f"request body: {error}")
+                except RecursionError:
+                    return _refusal(422, f"request body: nested more than {library.MAX_DEPTH + 1} levels deep")
+                except library.InputProblem as problem:
+                    return _refusal(422, problem.message, problem.problems)
                 except ValueError:
                     pass  # malformed JSON: FastAPI's own 422 says where
             return await handler(request)
@@ -165,8 +225,10 @@ class _UniqueKeys(APIRoute):
 
 # ---------------------------------------------------------------- the app
 
-def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_body: int = MAX_BODY_BYTES) -> FastAPI:
-    """The app; `workers` solving processes (default: one per CPU) each answer within `time_limit` seconds."""
+def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_body: int = MAX_BODY_BYTES,
+               body_seconds: float = BODY_SECONDS) -> FastAPI:
+    """The app; `workers` solving processes (default: one per CPU) each answer within `time_limit` seconds, and
+    each request's body must arrive within `body_seconds`."""
     size = workers or os.cpu_count() or 1
     state: dict[str, Pool] = {}
 
@@ -182,7 +244,8 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
                          description="Local large-gathering ordinances: what each requires of an event, and why. "
                                      "Each answer is what `reasoner COMMAND --format json` prints for the same input.")
     app.router.route_class = _UniqueKeys
-    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(BodyLimit, limit=max_body, seconds=body_seconds)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -269,8 +332,60 @@ def _version() -> str:
     return version("reasoner")
 
 
+def timed_protocol(seconds: float = HEADER_SECONDS) -> type:
+    """uvicorn's h11 protocol, closing a connection whose request headers are not complete within `seconds` of
+    its opening or of its last answer (a client trickling or stalling its headers holds nothing for long)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedH11Protocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(seconds, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return TimedH11Protocol
+
+
+def server_config(app: FastAPI, host: str, port: int, header_seconds: float = HEADER_SECONDS, **options: Any) -> Any:
+    """uvicorn's configuration for the app: the header timeout's protocol, the rest as given."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, http=timed_protocol(header_seconds), **options)
+
+
 def serve(host: str, port: int, time_limit: float = TIME_LIMIT, workers: int | None = None) -> None:
     """Run the app under uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(time_limit, workers), host=host, port=port, log_level="info")
+    uvicorn.Server(server_config(create_app(time_limit, workers), host, port, log_level="info")).run()

@@ -16,7 +16,8 @@ from ..compare import CompareError, compare as compare_events, parse_kinds
 from ..event import Event
 from ..eventrules import one_event, with_filing_date, with_law_date
 from ..explain import explain as explain_event, kind_problem, unknown_conclusion
-from ..loading import DuplicateKey, EventFileError, _parse, parse_events, unique_object  # noqa: F401 - the app's JSON reading
+from ..loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,  # noqa: F401 - the
+                       unique_object)  # app's JSON reading
 from ..registry import clauses_record, ordinance_record, registry
 from ..program import SolveTimeout, UnknownOrdinance, check_ordinances
 from ..conclusions import evaluate_any
@@ -52,6 +53,26 @@ def timeout_message(seconds: float, command: str) -> str:
 
 def _name(request: dict[str, Any]) -> str:
     return request.get("filename") or DEFAULT_NAME
+
+
+def check_body(body: Any) -> None:
+    """Refuse, before anything else reads or copies it, a request body nested past what an event needs: an event
+    given as JSON gets the CLI's field-level message; any other field one message for the body."""
+    if isinstance(body, dict) and body.get("source") is None and body.get("event") is not None:
+        name = body.get("filename") if isinstance(body.get("filename"), str) else None
+        try:
+            check_bounds(body["event"], name or DEFAULT_NAME)
+        except EventFileError as error:
+            raise InputProblem(str(error), list(error.problems)) from None
+    stack = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH + 1:
+            raise InputProblem(f"request body: nested more than {MAX_DEPTH + 1} levels deep")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def load(request: dict[str, Any]) -> list[Event]:

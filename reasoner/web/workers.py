@@ -10,6 +10,7 @@ import multiprocessing
 import queue
 import threading
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from ..processes import start_forkserver
@@ -38,7 +39,11 @@ def _serve(connection: Connection) -> None:
             answer = (False, problem)
         except Exception as error:  # noqa: BLE001 - sent to the server, which answers 500
             answer = (False, RuntimeError(f"{type(error).__name__}: {error}"))
-        connection.send(answer)
+        try:
+            message = ForkingPickler.dumps(answer)
+        except Exception as error:  # noqa: BLE001 - an answer that cannot be sent is still an answer: a 500
+            message = ForkingPickler.dumps((False, RuntimeError(f"the answer could not be sent: {type(error).__name__}")))
+        connection.send_bytes(message)
 
 
 class _Worker:
@@ -86,19 +91,30 @@ class Pool:
             self._release(self._start())
 
     def call(self, command: str, request: dict[str, Any]) -> Any:
+        """The answer to one request. Whatever goes wrong, the worker goes back to the idle queue: as it was, when
+        the request could not even be pickled, or as a fresh process once anything was sent to it."""
+        try:
+            message = ForkingPickler.dumps((command, request))
+        except Exception as error:  # noqa: BLE001 - e.g. RecursionError; no worker is involved yet
+            raise RuntimeError(f"the request could not be passed to a worker: {type(error).__name__}") from None
         try:
             worker = self._idle.get(timeout=self.time_limit)
         except queue.Empty:
             raise Busy() from None
         try:
-            worker.connection.send((command, request))
+            worker.connection.send_bytes(message)
             if not worker.connection.poll(self.time_limit):
-                self._replace(worker)
                 raise TimeLimit()
             done, value = worker.connection.recv()
-        except (EOFError, OSError, BrokenPipeError):
+        except TimeLimit:
+            self._replace(worker)
+            raise
+        except (EOFError, OSError):
             self._replace(worker)
             raise RuntimeError("the worker process ended without an answer") from None
+        except BaseException:
+            self._replace(worker)
+            raise
         self._release(worker)
         if not done:
             raise value
