@@ -56,9 +56,9 @@ def readings() -> dict[str, Reading]:
 
 @cache
 def _observers(ordinance: str) -> tuple[Observer, ...]:
-    from .registry import registry
+    from .vocabulary import ordinance_extents
 
-    south, north, west, east = registry(ordinance).metadata.extent
+    south, north, west, east = ordinance_extents()[ordinance]
     return tuple(Observer(latitude, longitude) for latitude in (south, north) for longitude in (west, east))
 
 

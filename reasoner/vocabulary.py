@@ -170,6 +170,15 @@ def ordinance_time_zones() -> dict[str, str]:
 
 
 @cache
+def ordinance_extents() -> dict[str, tuple[float, ...]]:
+    """{ordinance: its registry's `extent`}, from the registries' heads (cached between runs: the sun is read at its
+    corners on every evaluation, which needs no full registry)."""
+    files = [registry_path(name) for name in encoded_ordinances()]
+    return cached("extents", files, __name__,
+                  lambda: {name: tuple(_head(name).get("extent") or ()) for name in encoded_ordinances()})
+
+
+@cache
 def ordinance_readings() -> dict[str, dict[str, tuple[str, ...]]]:
     """{ordinance: {interpretation: (default reading, alternative, ...)}} for every interpretation its registry
     records as a choice between readings."""
