@@ -229,7 +229,9 @@ def sample_events() -> list:
                           "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,
                           "site_interest": interests[index % len(interests)]},
             "application": application, "held_annually_since": 1995 + index,
-            **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee"],
+            # the plain events are music, outdoors: the statutes that reach only music festivals reach them too
+            **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee",
+                                                                "primary_purpose_music", "music_provided", "outdoors"],
                 "provisions": {name: index % 2 for name in names("obligations")}} if plain else every),
         }
         if darkness is None:
