@@ -73,8 +73,11 @@ class Interpretation(_Entry):
     reading: str | None = None
     alternatives: tuple[Alternative, ...] = ()
     default_because: str = ""
+    # A reviewed note that chooses between no readings says why (the text is plain, or the note records a fact
+    # of the text rather than a choice); an interpretation with neither this nor `reading:` is not yet reviewed.
+    chooses_nothing: str = ""
 
-    @field_validator("text", "default_because")
+    @field_validator("text", "default_because", "chooses_nothing")
     @classmethod
     def _stripped(cls, value: str) -> str:
         return value.strip()
@@ -269,6 +272,8 @@ def validate(data: Any, ordinance: str, where: str) -> tuple[Registry | None, li
             problems.append((here, "names alternatives but not the reading applied by default (`reading:`)"))
         if reading.reading and not reading.alternatives:
             problems.append((here, f"names the reading {reading.reading!r} but no alternative to it"))
+        if reading.reading and reading.chooses_nothing:
+            problems.append((here, "both names a reading and says it chooses nothing (`chooses_nothing:`)"))
         if reading.reading and not reading.default_because:
             problems.append((here, "does not say why the default reading was chosen (`default_because:`)"))
         for name in reading.readings:
