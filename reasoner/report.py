@@ -6,10 +6,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from .event import Event
+from .eventrules import RangeBase
 from .registry import registry
+from .vocabulary import vocabulary
 
 STATUS = {"permit_required": "Permit or license required", "exempt": "Exempt", "not_regulated": "Not regulated",
           "possibly_required": "Possibly required (facts unknown)", "possibly_exempt": "Possibly exempt (facts unknown)",
@@ -27,6 +30,7 @@ font-weight:600;background:#e8eef8;color:#1d3b6b}.status.permit_required{backgro
 th,td{text-align:left;vertical-align:top;border-bottom:1px solid #ddd;padding:.35rem .5rem}th{background:#f4f6f9}
 .why{color:#3c5a2c;font-size:.92rem}.clause{font-family:ui-monospace,monospace;white-space:nowrap}
 blockquote{margin:.3rem 0 1rem 0;padding:.3rem .8rem;border-left:3px solid #b8c4d6;background:#fafbfc}
+.ids{color:#555;margin-top:-.6rem}dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}
 .reading{background:#f6f0fa;border-left:3px solid #8a5fb0;padding:.4rem .8rem;margin:.5rem 0}
 @media print{body{margin:0}h2{break-before:page}}"""
 
@@ -71,6 +75,53 @@ def _arithmetic(event: Event, ordinance: str) -> dict[tuple[str, str], str]:
     return found
 
 
+def _count(value: Any) -> str:
+    return f"between {value.min:,} and {value.max:,}" if isinstance(value, RangeBase) else f"{value:,}"
+
+
+def _moment(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _session(session: Any) -> str:
+    end = session.end if not session.open_end else None
+    return f"{_moment(session.start)} to " + (_moment(end) if end else
+                                              f"between {_moment(session.end.min)} and {_moment(session.end.max)}")
+
+
+def facts(event: Event) -> list[tuple[str, str]]:
+    """The event's facts a reader checks first, as (label, sentence): when, how many, where, who."""
+    described = vocabulary()
+    runs = event.schedule.runs
+    when = _session(runs[0]) if len(runs) == 1 else f"{len(runs)} sessions: " + "; ".join(map(_session, runs))
+    attendance = [f"{_count(event.attendance.expected_max)} at most at any one time"]
+    if event.attendance.total is not None:
+        attendance.append(f"{_count(event.attendance.total)} persons over the whole event")
+    if event.attendance.max_tickets is not None:
+        attendance.append(f"at most {event.attendance.max_tickets:,} tickets")
+    site = [described["site_kinds"].get(event.site.kind, event.site.kind)]
+    if event.site.locations > 1:
+        site.append(f"{event.site.locations} locations")
+    if event.site.seating_capacity is not None:
+        site.append(f"seating capacity {_count(event.site.seating_capacity)}")
+    site += [described["site_flags"].get(flag, flag) for flag in event.site.flags]
+    organizer = [described["organizer_kinds"].get(event.organizer.kind, event.organizer.kind),
+                 described["sponsor_kinds"].get(event.organizer.sponsor, event.organizer.sponsor)]
+    return [("When", when), ("Attendance", "; ".join(attendance)), ("Site", "; ".join(site)),
+            ("Organizer", "; ".join(organizer))]
+
+
+def _events(pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One page per event (the first of its ordinances), in the order they came."""
+    return list({page["event"]: page for page in reversed(pages)}.values())[::-1]
+
+
+def _heading_of(pages: list[dict[str, Any]], text: Any = str) -> tuple[str, str]:
+    """The title (the events' names, the id where an event has none) and the ids beneath it."""
+    return (", ".join(text(" ".join((p.get("name") or p["event"]).split())) for p in pages),
+            "Event " + ", ".join(text(p["event"]) for p in pages))
+
+
 def build(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Per event and ordinance: the record `evaluate` gives, each conclusion with the sentence that derives it,
     and the cited clauses with their words."""
@@ -89,6 +140,7 @@ def build(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, 
                 if found:
                     cited[clause] = {"id": clause, "heading": found.heading, "words": found.text}
         record["cited"] = [cited[c] for c in sorted(cited)]
+        record["name"], record["facts"] = event.name, facts(event)
         pages.append(record)
     return pages
 
@@ -100,11 +152,16 @@ def _rows(items: list[dict[str, Any]]) -> list[list[str]]:
 
 def to_html(pages: list[dict[str, Any]]) -> str:
     e = html.escape
+    events = _events(pages)
+    title, ids = _heading_of(events)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{e(', '.join(dict.fromkeys(p['event'] for p in pages)))}: what the ordinances require</title>",
+           f"<title>{e(title)}: what the ordinances require</title>",
            f"<style>{CSS}</style></head><body>",
-           f"<h1>{e(', '.join(dict.fromkeys(p['event'] for p in pages)))}: what the ordinances require</h1>"]
+           f"<h1>{e(title)}: what the ordinances require</h1>", f'<p class="ids">{e(ids)}</p>']
+    for page in events:
+        out.append(f'<section class="facts"><h2>The event{": " + e(page["event"]) if len(events) > 1 else ""}</h2><dl>'
+                   + "".join(f"<dt>{e(label)}</dt><dd>{e(text)}</dd>" for label, text in page["facts"]) + "</dl></section>")
     for page in pages:
         out.append(f'<section><h2>{e(page["jurisdiction"])}: {e(page["title"])}</h2>')
         out.append(f'<p>Event <b>{e(page["event"])}</b>: <span class="status {e(page["status"])}">'
@@ -155,8 +212,12 @@ def to_markdown(pages: list[dict[str, Any]]) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    ids = ", ".join(markdown_text(event) for event in dict.fromkeys(p["event"] for p in pages))
-    out = [f"# {ids}: what the ordinances require", ""]
+    events = _events(pages)
+    title, ids = _heading_of(events, markdown_text)
+    out = [f"# {title}: what the ordinances require", "", ids, ""]
+    for page in events:
+        out += [f"## The event{': ' + markdown_text(page['event']) if len(events) > 1 else ''}", ""]
+        out += [f"- **{label}**: {markdown_text(text)}" for label, text in page["facts"]] + [""]
     for page in pages:
         out += [f"## {page['jurisdiction']}: {page['title']}", "",
                 f"Event **{markdown_text(page['event'])}**: **{STATUS.get(page['status'], page['status'])}**", ""]

@@ -72,7 +72,37 @@ def test_markdown_by_suffix(tmp_path):
     out = tmp_path / "report.md"
     write(tmp_path, "-o", "gem", "--out", str(out))
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("# harvest-music-festival-2027") and "| what | amount | duty | clause | how it follows |" in text
+    assert text.startswith("# Harvest Music Festival: what the ordinances require\n\nEvent harvest-music-festival-2027\n")
+    assert "| what | amount | duty | clause | how it follows |" in text
+    assert "- **When**: 2027-07-16 12:00 to 2027-07-18 02:00" in text
+
+
+def test_the_page_is_titled_by_the_event_name_and_opens_with_its_facts(tmp_path):
+    out = tmp_path / "report.html"
+    write(tmp_path, "-o", "trempealeau", "--out", str(out))
+    source = out.read_text(encoding="utf-8")
+    page = Page()
+    page.feed(source)
+    assert "<title>Harvest Music Festival: what the ordinances require</title>" in source
+    assert page.headings[0] == "Harvest Music Festival: what the ordinances require"
+    text = " ".join(" ".join(page.text).split())
+    summary = text[text.index("The event"):text.index("Trempealeau")]  # before the first ordinance's section
+    for fact in ("Event harvest-music-festival-2027", "2027-07-16 12:00 to 2027-07-18 02:00", "3,500 at most at any one time",
+                 "open land or a farm field", "a corporation", "privately sponsored"):
+        assert fact in text[:text.index("Trempealeau")], fact
+    assert summary.startswith("The event When")
+
+
+def test_the_summary_lists_every_session_and_a_range(tmp_path):
+    from reasoner.event import Event
+    from reasoner.report import facts
+
+    event = Event.model_validate({"id": "x", "attendance": {"expected_max": {"min": 900, "max": 1200}, "total": 4000},
+                                  "schedule": {"daily": {"first_day": "2027-08-06", "last_day": "2027-08-07",
+                                                         "open": "10:00", "close": "22:00"}}})
+    found = dict(facts(event))
+    assert found["When"] == "2 sessions: 2027-08-06 10:00 to 2027-08-06 22:00; 2027-08-07 10:00 to 2027-08-07 22:00"
+    assert found["Attendance"] == "between 900 and 1,200 at most at any one time; 4,000 persons over the whole event"
 
 
 def _browser():
