@@ -251,12 +251,12 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 rows += 1 if wide else len(results)
                 continue
         failed += 1
-        error = error_record(record.source, record.line, given_id, problems)
+        error = error_record(record.source, record.line, given_id, problems, given_name)
         apart = chunk.errors_format is not None
         if apart:
             errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
         else:
-            out.append(error_csv_row(error, chunk.layout, chunk.ordinances, given_name) if csv_out
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out
                        else utf8(error_json(error)))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.

@@ -787,7 +787,7 @@ def csv_text(rows: list[list[Any]]) -> str:
 # ---- the wide layout: one row per event -----------------------------------------------------------
 
 LAYOUTS = ("wide", "long")
-ERROR_COLUMNS = ("event", "source", "line", "error")
+ERROR_COLUMNS = ("event", "name", "source", "line", "error")
 # Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell.
 WIDE_PARTS = ("status", "permits", "permits.clauses", "deadlines", "filing", "filing.clauses", "shortfalls",
               "denial_grounds")
@@ -885,11 +885,15 @@ def _text(value: str) -> str:
     return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def error_record(source: str, line: int, event_id: Any, problems: list[tuple[str, str]]) -> dict[str, Any]:
+def error_record(source: str, line: int, event_id: Any, problems: list[tuple[str, str]],
+                 name: Any = None) -> dict[str, Any]:
+    """A record that failed: where, what, and the application's id and name as given (so a clerk can find it);
+    `name` only when the record gives one as text."""
     problems = [(_text(field), _text(text)) for field, text in problems]
     message = "; ".join(f"{field}: {text}" if field else text for field, text in problems)
     return {"error": message, "source": _text(source), "line": line,
             "event": _text(event_id) if isinstance(event_id, str) else None,
+            **({"name": _text(name)} if isinstance(name, str) else {}),
             "problems": [{"field": field, "message": text} for field, text in problems]}
 
 
@@ -897,16 +901,15 @@ def error_json(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
-                  name: Any = None) -> list[Any]:
-    """An error row in a CSV of `layout`: the event's id (and in the wide layout its name, as given), and source,
-    line and error in the last columns."""
+def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = ()) -> list[Any]:
+    """An error row in a CSV of `layout`: the event's id (and in the wide layout and an errors file its name, as
+    given), and source, line and error in the last columns."""
     if layout == "errors":
-        return [record["event"] or "", record["source"], record["line"], record["error"]]
+        return [record["event"] or "", record.get("name", ""), record["source"], record["line"], record["error"]]
     width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
     row: list[Any] = [""] * width
     row[0] = record["event"] or ""
-    if layout == "wide" and isinstance(name, str):
-        row[1] = _text(name)
+    if layout == "wide":
+        row[1] = record.get("name", "")
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row

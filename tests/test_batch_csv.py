@@ -93,3 +93,15 @@ def test_an_error_row_of_a_wide_csv_keeps_the_applications_name(tmp_path):
     header, good, bad = run(tmp_path, "out.csv", [FILED[0], {"id": "x", "name": "Harvest Days", "attendance": "lots"}])
     assert header[:2] == ["event", "name"]
     assert good[1] == "Event 0" and bad[:2] == ["x", "Harvest Days"]
+
+
+def test_an_error_row_keeps_the_applications_name_in_the_jsonl_and_in_an_errors_file(tmp_path):
+    bad = {"id": "x", "name": "Harvest Days", "attendance": "lots"}
+    records = run(tmp_path, "out.jsonl", [FILED[0], bad, {"id": "y", "attendance": "lots"}])
+    errors = [r for r in records if "error" in r]
+    assert [(r["event"], r.get("name")) for r in errors] == [("x", "Harvest Days"), ("y", None)]
+    apart = tmp_path / "errors.csv"
+    run(tmp_path, "kept.csv", [FILED[0], bad], errors=str(apart))
+    with apart.open(encoding="utf-8", newline="") as handle:
+        header, row = list(csv.reader(handle))
+    assert header[:2] == ["event", "name"] and row[:2] == ["x", "Harvest Days"]
