@@ -22,7 +22,7 @@ import yaml
 
 from .check import _Checker, read_encoding
 from .loading import EventFileError, scan_yaml
-from .program import chosen_readings
+from .program import chosen_readings, parse_reading
 from .registry import registry
 from .vocabulary import encoded_ordinances, unfinished_ordinances
 
@@ -108,6 +108,9 @@ def scenario_cases(directory: Path) -> list[Case]:
                 raise ScenarioError("not a scenario file (it needs ordinance: and a list of cases:)")
             for case in data.get("cases", []):
                 record = deep_merge(data.get("base", {}), case.get("event", {}))
+                for interpretation, reading in (case.get("readings") or {}).items():
+                    # a reading no registry gives would be dropped silently and the case would run on the default
+                    parse_reading(f"{data['ordinance']}.{interpretation}={reading}")
                 cases.append(Case(data["ordinance"], path.name, case["name"], record, case.get("expect", {}),
                                   case.get("absent", []), dict(case.get("readings") or {})))
         except EventFileError as error:

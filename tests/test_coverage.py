@@ -84,6 +84,9 @@ def test_the_coverage_command_refuses_a_missing_folder(tmp_path):
     ("a: [\n", "while parsing"),
     ("- just a list\n", "not a scenario file"),
     ("ordinance: gem\ncases:\n- event: {}\n", "no 'name'"),
+    # a reading the registry does not give would otherwise run the case on the default reading
+    ("ordinance: fulton\ncases:\n- name: x\n  readings: {weddings_exempt_anywhere: everywhere}\n", "no reading"),
+    ("ordinance: fulton\ncases:\n- name: x\n  readings: {wedding_exempt: anywhere}\n", "did you mean"),
 ])
 def test_a_scenario_file_that_cannot_be_read_exits_2_naming_it(tmp_path, text, words):
     (tmp_path / "broken.yaml").write_text(text, encoding="utf-8")
