@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
+from .loading import RefusedFile, file_kind, read_bounded, unstattable
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -108,27 +109,6 @@ class _Hashing(io.RawIOBase):
         return size
 
 
-def _kind_of(mode: int) -> str | None:
-    """What a path is, in words, when it is not a regular file an event file can be."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return None if stat.S_ISREG(mode) else "not a regular file"
-
-
-def _unstattable(error: OSError) -> str:
-    if error.errno == errno.ELOOP:
-        return "a symbolic link that loops"
-    if error.errno == errno.ENOENT:
-        return "a symbolic link to nothing"
-    return f"cannot read file: {error.strerror or error}"
-
-
 class Source:
     """The records of an input in order, how many of its bytes are read (for progress), and a fingerprint
     of what was read so far (`mark()`), which --resume compares with the interrupted run's."""
@@ -152,8 +132,8 @@ class Source:
         try:
             self.stat = os.stat(path)
         except OSError as error:
-            raise BatchInputError(f"{path}: {'no such file' if error.errno == errno.ENOENT else _unstattable(error)}") from None
-        kind = _kind_of(self.stat.st_mode)
+            raise BatchInputError(f"{path}: {'no such file' if error.errno == errno.ENOENT else unstattable(error)}") from None
+        kind = file_kind(self.stat.st_mode)
         if fmt == "folder":
             if kind != "a folder":
                 raise BatchInputError(f"{path}: not a folder")
@@ -218,28 +198,13 @@ class Source:
         name = str(file)
         self.digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            info = file.stat()
-        except OSError as error:
-            yield Record(name, 1, None, _unstattable(error))
-            return
-        kind = _kind_of(info.st_mode)
-        if kind is not None:
-            yield Record(name, 1, None, f"{kind}, not an event file")
-            return
-        if info.st_size > MAX_FILE_BYTES:
-            yield Record(name, 1, None, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event file; split it")
-            return
-        try:
-            with open(file, "rb") as handle:
-                raw = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as error:
-            yield Record(name, 1, None, f"cannot read file: {error.strerror or error}")
+            raw = read_bounded(file)
+        except RefusedFile as error:
+            yield Record(name, 1, None, str(error))
             return
         self.digest.update(raw)
         self.position += len(raw)
-        if len(raw) > MAX_FILE_BYTES:
-            yield Record(name, 1, None, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event file; split it")
-        elif file.suffix.lower() == ".json":
+        if file.suffix.lower() == ".json":
             yield from self._json(raw, name)
         else:
             yield from self._yaml(io.BytesIO(raw), name)

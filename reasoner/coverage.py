@@ -21,7 +21,7 @@ import clingo
 import yaml
 
 from .check import _Checker, read_encoding
-from .loading import EventFileError, scan_yaml
+from .loading import EventFileError, RefusedFile, read_text_bounded, scan_yaml
 from .program import chosen_readings, parse_reading
 from .registry import registry
 from .vocabulary import encoded_ordinances, unfinished_ordinances
@@ -101,7 +101,7 @@ def scenario_cases(directory: Path) -> list[Case]:
     cases = []
     for path in sorted(Path(directory).glob("*.yaml")):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text_bounded(path, "a scenario file")
             scan_yaml(text, str(path))
             data = yaml.safe_load(text)
             if not isinstance(data, dict) or "ordinance" not in data or not isinstance(data.get("cases", []), list):
@@ -115,6 +115,8 @@ def scenario_cases(directory: Path) -> list[Case]:
                                   case.get("absent", []), dict(case.get("readings") or {})))
         except EventFileError as error:
             raise ScenarioError(str(error).replace("\n", " ")) from None
+        except RefusedFile as error:
+            raise ScenarioError(f"{path}: {error}") from None
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
             detail = f"no {error}" if isinstance(error, KeyError) else str(error).replace("\n", " ")
             raise ScenarioError(f"{path}: {detail}") from None

@@ -7,8 +7,11 @@ at most MAX_EVENTS events.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -303,27 +306,86 @@ def _model_events(records: list[Any], listed: bool, path: str) -> list["Event"]:
     return events
 
 
+def file_kind(mode: int) -> str | None:
+    """What a path is, in words, when it is not a regular file that can be read whole."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def unstattable(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "a symbolic link that loops"
+    if error.errno == errno.ENOENT:
+        return "a symbolic link to nothing" if os.path.islink(error.filename or "") else "cannot read file: no such file"
+    return f"cannot read file: {error.strerror or error}"
+
+
+class RefusedFile(Exception):
+    """A path that is not a readable regular file within the size limit; the message says why, without the path."""
+
+
+def read_bounded(path: str | Path, what: str = "an event file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or RefusedFile. The one reader of a named file for
+    every command: a FIFO (which blocks with no writer), a device (/dev/zero never ends), a socket or a folder is
+    refused before it is opened, and a file past the limit before it is read whole."""
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise RefusedFile(unstattable(error)) from None
+    kind = file_kind(info.st_mode)
+    if kind is None and info.st_size > limit:
+        raise RefusedFile(f"the file is larger than {limit // 2**20} MiB, the limit of {what}; split it")
+    if kind is not None:
+        raise RefusedFile(f"{kind}, not {what}")
+    try:
+        # non-blocking, and checked again once open: the path may have been swapped for a FIFO since the stat
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        with open(descriptor, "rb") as handle:
+            kind = file_kind(os.fstat(descriptor).st_mode)
+            if kind is not None:
+                raise RefusedFile(f"{kind}, not {what}")
+            raw = handle.read(limit + 1)
+    except OSError as error:
+        raise RefusedFile(f"cannot read file: {error.strerror or error}") from None
+    if len(raw) > limit:
+        raise RefusedFile(f"the file is larger than {limit // 2**20} MiB, the limit of {what}; split it")
+    return raw
+
+
+def read_text_bounded(path: str | Path, what: str) -> str:
+    """read_bounded as UTF-8 text with universal newlines, as Path.read_text reads it."""
+    return read_bounded(path, what).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 _stdin: tuple[Any, bytes] | None = None   # (the stream, what it held)
 
 
 def _read(path: Path) -> bytes:
-    try:
-        if str(path) == "-":  # standard input: read once, however often a command asks for it
-            import sys
+    if str(path) != "-":
+        try:
+            return read_bounded(path)
+        except RefusedFile as error:
+            raise EventFileError(str(path), [("", str(error))]) from None
+    import sys  # standard input: read once, however often a command asks for it
 
-            global _stdin
-            if sys.stdin is None or getattr(sys.stdin, "closed", False):
-                raise EventFileError("-", [("", "cannot read standard input: it is closed")])
-            if _stdin is None or _stdin[0] is not sys.stdin:
-                _stdin = (sys.stdin, sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
-            raw = _stdin[1]
-        else:
-            with path.open("rb") as handle:
-                raw = handle.read(MAX_FILE_BYTES + 1)
+    global _stdin
+    if sys.stdin is None or getattr(sys.stdin, "closed", False):
+        raise EventFileError("-", [("", "cannot read standard input: it is closed")])
+    try:
+        if _stdin is None or _stdin[0] is not sys.stdin:
+            _stdin = (sys.stdin, sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
     except OSError as error:
-        raise EventFileError(str(path), [("", f"cannot read file: {error.strerror or error}")]) from None
+        raise EventFileError("-", [("", f"cannot read standard input: {error.strerror or error}")]) from None
+    raw = _stdin[1]
     if len(raw) > MAX_FILE_BYTES:
-        raise EventFileError(str(path), [("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; split it")])
+        raise EventFileError("-", [("", f"the input is larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of an event file; split it")])
     return raw
 
 

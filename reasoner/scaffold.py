@@ -25,6 +25,8 @@ from pathlib import Path
 
 import yaml
 
+from .loading import RefusedFile, read_text_bounded
+
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 RESERVED = {"not", "vocabulary", "modes"}   # clingo's keyword, and the shared files' names
 _MARKER = re.compile(r"^=== \[(?P<id>[^\]]+)\]\s*(?P<heading>.*?)\s*(?:\(source_url:.*)?$")
@@ -385,7 +387,10 @@ def scaffold(name: str, text_file: Path, root: Path, taken: tuple[str, ...], lis
     existing = [str(path) for key, path in paths.items() if path.exists() and not (key == "text" and in_place)]
     if existing:
         raise ScaffoldError(f"{', '.join(existing)} already exist(s); {name!r} is taken")
-    text = text_file.read_text(encoding="utf-8")
+    try:
+        text = read_text_bounded(text_file, "an ordinance's text")
+    except RefusedFile as error:
+        raise ScaffoldError(f"{text_file}: {error}") from None
     clauses = _unique(split(text))
     for path in paths.values():
         path.parent.mkdir(parents=True, exist_ok=True)

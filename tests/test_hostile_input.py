@@ -439,3 +439,75 @@ def test_an_explanation_states_the_solid_waste_amounts_in_pounds(tmp_path):
                   "The organizer provides 6,000 against 6,252.5 required.",
                   "the organizer provides 6,000 of solid waste lbs per day"):
         assert words in text, words
+
+
+# ---------------------------------------------------------------- special files and sizes outside the batch (item 14)
+
+def _special(tmp_path: Path, kind: str) -> Path:
+    """A path that is no regular file to read whole: a FIFO no one writes to, a device that never ends, or a
+    sparse file past the 16 MiB limit."""
+    import os
+
+    path = tmp_path / f"special-{kind}.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        with open(path, "wb") as handle:
+            handle.truncate(17 * 2**20)
+    return path
+
+
+def _bounded(*args: str):
+    """The command run with 1 GiB of address space at most and 60 s: the old reads blocked, or grew without end."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30 * 3, 2**30 * 3))
+
+    return subprocess.run([sys.executable, "-m", "reasoner.cli", *args], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=60, preexec_fn=limit)
+
+
+def _refused(done: Any, path: Path, words: str) -> None:
+    error = done.stderr.decode()
+    assert done.returncode == 2, (done.returncode, error[-500:])
+    assert "Traceback" not in error and len(error.strip().splitlines()) == 1, error[-500:]
+    assert path.name in error and words in error, error
+
+
+SPECIAL_WORDS = {"fifo": "a FIFO (named pipe)", "zero": "a device", "large": "larger than 16 MiB"}
+EVENT_COMMANDS = {
+    "evaluate": ["evaluate", "{}"], "explain": ["explain", "{}", "-o", "gem"], "readings": ["readings", "{}", "-o", "gem"],
+    "questions": ["questions", "{}", "-o", "gem"], "whatif": ["whatif", "{}", "-o", "gem", "--flip", "toilets"],
+    "compare": ["compare", "{}"], "report": ["report", "{}", "--out", "report-out.html"],
+    "sweep": ["sweep", "{}", "--vary", "attendance=300..400", "-o", "gem"],
+}
+
+
+@pytest.mark.parametrize("kind", SPECIAL_WORDS)
+@pytest.mark.parametrize("command", EVENT_COMMANDS, ids=list(EVENT_COMMANDS))
+def test_an_event_file_that_is_a_special_file_is_refused_at_once(tmp_path, command, kind):
+    path = _special(tmp_path, kind)
+    done = _bounded(*(str(path) if arg == "{}" else arg for arg in EVENT_COMMANDS[command]))
+    _refused(done, path, SPECIAL_WORDS[kind])
+
+
+@pytest.mark.parametrize("kind", SPECIAL_WORDS)
+def test_new_refuses_a_text_that_is_a_special_file(tmp_path, kind):
+    path = _special(tmp_path, kind)
+    done = _bounded("new", "hostile", "--text", str(path), "--root", str(tmp_path / "checkout"))
+    _refused(done, path, SPECIAL_WORDS[kind])
+    assert not (tmp_path / "checkout" / "encodings" / "hostile.yaml").exists()
+
+
+@pytest.mark.parametrize("kind", SPECIAL_WORDS)
+def test_coverage_refuses_a_scenario_file_that_is_a_special_file(tmp_path, kind):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    path = _special(folder, kind)
+    done = _bounded("coverage", str(folder), "-o", "gem")
+    _refused(done, path, SPECIAL_WORDS[kind])
