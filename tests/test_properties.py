@@ -32,7 +32,7 @@ from reasoner.atoms import facts_program
 from reasoner.clocks import exists_once
 from reasoner.conclusions import evaluate, results_from_symbols
 from reasoner.loading import parse_events
-from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, zone_facts
+from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, reading_facts, zone_facts
 from reasoner.vocabulary import encoded_ordinances, names
 
 ORDINANCES = encoded_ordinances()
@@ -234,6 +234,7 @@ def evaluate_without_exemptions(events, ordinance: str):
     control.add("base", [], encoding_text("vocabulary"))
     control.add("base", [], "#defined exempt/4.")
     control.add("base", [], zone_facts([ordinance]))
+    control.add("base", [], reading_facts([ordinance]))  # the default readings, as a plain evaluation has them
     control.add("base", [], program_without_exemptions(ordinance))
     control.add("base", [], facts_program(list(events)))
     control.ground([("base", [])])
