@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from reasoner import service
+
 if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
     from reasoner.events.model import Event
 
@@ -131,47 +133,32 @@ class InputError(click.ClickException):
 def _load(path: str, light: bool = False) -> list[Event]:
     """The events of a file; with `light`, valid ones may come as light objects that only evaluation reads
     (reasoner/events/plan.py: no pydantic on a cold start)."""
-    from reasoner.events.loading import EventFileError, load_events
+    return service.load(service.Events(path=path, spelling=service.CLI), light)
 
-    try:
-        return load_events(path, light)
-    except EventFileError as error:
-        raise InputError(str(error)) from None
+
+def _events(path: str, event_id: str | None = None, as_of: date | None = None) -> service.Events:
+    """The service's request for the events of EVENT_FILE, its messages naming the CLI's options."""
+    return service.Events(path=path, event_id=event_id, as_of=as_of, spelling=service.CLI)
+
+
+def _left_out(names: tuple[str, ...]) -> None:
+    """Say which ordinances not encoded yet "every ordinance" leaves out."""
+    for name in service.left_out(names):
+        click.echo(f"note: {name} is not encoded yet and is left out (reasoner check -o {name} lists what is left)",
+                   err=True)
 
 
 def _ordinances(names: tuple[str, ...], unfinished: bool = False) -> tuple[str, ...]:
     """The ordinances named, or every encoded one; one not encoded yet only for `check` and `coverage`
     (`unfinished`), and said to be left out when it would have been among every one."""
-    from reasoner.program import UnknownOrdinance, check_ordinances
-    from reasoner.law.vocabulary import unfinished_ordinances
-
-    try:
-        chosen = check_ordinances(names, unfinished)
-    except UnknownOrdinance as error:
-        raise InputError(str(error)) from None
-    if not names and not unfinished:
-        for name in unfinished_ordinances():
-            click.echo(f"note: {name} is not encoded yet and is left out (reasoner check -o {name} lists what is left)",
-                       err=True)
+    chosen = service.chosen(names, unfinished)
+    if not unfinished:
+        _left_out(names)
     return chosen
 
 
 def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
-    from reasoner.events.rules import with_law_date
-
-    try:
-        return with_law_date(events, as_of)
-    except ValueError as error:
-        raise InputError(f"--as-of: {error}") from None
-
-
-def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    from reasoner.events.rules import with_filing_date
-
-    try:
-        return with_filing_date(events, filed)
-    except ValueError as error:
-        raise InputError(f"--filed: {error}") from None
+    return service.law_date(events, as_of, service.CLI)
 
 
 class TimeLimitExpired(click.ClickException):
@@ -181,18 +168,6 @@ class TimeLimitExpired(click.ClickException):
         from rich.markup import escape
 
         render.errors.print(f"[bold red]error:[/] {escape(self.format_message())}", markup=True, soft_wrap=True)
-
-
-def _within(seconds: float | None, work: Any) -> Any:
-    """Run `work`, giving up after `seconds`: every solver call of the evaluation shares one limit
-    (the program layer's own, reasoner.program.time_limit)."""
-    from reasoner.program import SolveTimeout, time_limit
-
-    try:
-        with time_limit(seconds):
-            return work()
-    except SolveTimeout as error:
-        raise TimeLimitExpired(f"{error}; no conclusion is given") from None
 
 
 def _emit(data: Any, output_format: str, print_text: str, module: Any = None) -> None:
@@ -210,7 +185,20 @@ def _dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The commands, under one mapping of the service's errors: bad input exits 2, no answer in time 3, each with
+    the service's words."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except service.InputProblem as problem:
+            raise InputError(problem.message) from None
+        except service.TimedOut as late:
+            raise TimeLimitExpired(late.message) from None
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="reasoner")
 def main() -> None:
     """Reason about local large-gathering ordinances: who needs a permit, what is owed, and why, clause by clause.
@@ -242,14 +230,13 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
-    from reasoner.conclusions import evaluate_any as run
-
-    chosen = _ordinances(ordinances)
-    events = _with_law_date(_with_filing_date(_load(event_file, light=True), filed.date() if filed else None), as_of)
-    if output_format == "text" and len(events) * len(chosen) > TEXT_RECORDS_HINT:
-        render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
+    _left_out(ordinances)
+    results = service.evaluate(_events(event_file, as_of=as_of), ordinances, filed.date() if filed else None,
+                               time_limit)
+    if output_format == "text" and len(results) > TEXT_RECORDS_HINT:
+        events = len({record["event"] for record in results})
+        render.errors.print(f"{events:,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
-    results = _within(time_limit, lambda: run(events, chosen))
     _emit(results, output_format, "print_results")
 
 

@@ -1,35 +1,34 @@
-"""Everything the web app asks of the library, in one module: each command does what its CLI command does for
-`--format json` (the same library calls, in the same order, with the same messages for bad input), taking a
-request as a plain dict and returning the same JSON-ready data. Bad input raises InputProblem.
+"""The service: every command of the reasoner as one function from a request to its answer. The command line
+(reasoner/cli.py) and the web app (reasoner/web/app.py) call these and only parse, print and serve; they are also
+the project's Python API (docs/python-api.md).
 
-The CLI's own checks that live in reasoner/cli.py (a file holding several events, explain's refusal of
-unknown facts, a clause that is not registered) are restated here with the CLI's words; tests/test_web_api.py
-compares both on the same inputs.
+A command's events come as `Events`: an event file by path, an event file's text, or parsed JSON. Bad input raises
+InputProblem, whose message is what the CLI prints after "error: " (exit 2) and the web answers with a 422; no answer
+within a time limit raises TimedOut (exit 3, a 503). Each check is stated here once, in the words both faces show;
+`Spelling` names a request's fields as the face that took it does (the CLI's `--as-of`, the web's `as_of`).
+
+The modes are imported on first use: importing this module loads neither clingo nor pydantic, so that a cold
+`reasoner evaluate` of known facts pays only for what it uses (tests/test_cli.py).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
-from reasoner.modes.compare import CompareError, compare as compare_events, parse_kinds
-from reasoner.events.model import Event
-from reasoner.events.rules import one_event, with_filing_date, with_law_date
-from reasoner.modes.explain import explain as explain_event, kind_problem, unknown_conclusion
 from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,  # noqa: F401 - the
-                       unique_object)  # app's JSON reading
-from reasoner.law.registry import clauses_record, ordinance_record, registry
-from reasoner.program import SolveTimeout, UnknownOrdinance, check_ordinances
-from reasoner.conclusions import evaluate_any
-from reasoner.modes.unknowns import questions as event_questions
-from reasoner.modes.whatif import WhatIfError, whatif as whatif_event
+                                     unique_object)  # web app's JSON reading
+
+if TYPE_CHECKING:
+    from reasoner.events.model import Event
 
 DEFAULT_NAME = "event"   # how messages name an event given without a file name
 
 
 class InputProblem(Exception):
-    """Bad input, phrased as the CLI phrases it: `message` is what the CLI prints after "error: ", and `problems`
-    the (field, message) pairs of an event file."""
+    """Bad input: `message` is what the CLI prints after "error: ", and `problems` the (field, message) pairs of an
+    event file."""
 
     def __init__(self, message: str, problems: list[tuple[str, str]] | None = None):
         super().__init__(message, problems)
@@ -40,20 +39,64 @@ class InputProblem(Exception):
         return self.message
 
 
+class TimedOut(Exception):
+    """No answer within the time limit; `message` is what the CLI prints after "error: "."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a face names a request's fields in its messages: the web by its JSON fields (the default), the CLI by
+    its options."""
+
+    event_id: str = "event_id"
+    as_of: str = "as_of"
+    filed: str = "filed"
+    kinds: str = "kinds"
+
+
+CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds")
+
+
+@dataclass(frozen=True)
+class Events:
+    """A command's events: the event file at `path` ('-' for standard input), or `source` (an event file's text,
+    YAML or JSON by `filename`'s extension), or `event` (already-parsed JSON: one event, a list, or
+    {events: [...]}). `as_of` applies the law in force on that day (default: each event's as_of, else its first
+    day); `event_id` picks one event of a file that holds several."""
+
+    path: str | None = None
+    source: str | None = None
+    event: Any = None
+    filename: str | None = None
+    as_of: date | None = None
+    event_id: str | None = None
+    spelling: Spelling = Spelling()
+
+    @property
+    def name(self) -> str:
+        """How messages name the input."""
+        return self.path or self.filename or DEFAULT_NAME
+
+
 STAGES = {"evaluate": "evaluating", "explain": "explaining", "questions": "weighing the questions",
           "whatif": "searching for a change", "compare": "comparing"}
 
 
 def timeout_message(seconds: float, command: str) -> str:
-    """The CLI's words when --time-limit passes."""
+    """What a command says when its time limit passes."""
+    from reasoner.program import SolveTimeout
+
     return str(SolveTimeout(seconds, STAGES[command])) + "; no conclusion is given"
 
 
 # ---------------------------------------------------------------- reading the request
-
-def _name(request: dict[str, Any]) -> str:
-    return request.get("filename") or DEFAULT_NAME
-
 
 def check_body(body: Any) -> None:
     """Refuse, before anything else reads or copies it, a request body nested past what an event needs: an event
@@ -75,128 +118,197 @@ def check_body(body: Any) -> None:
             stack.extend((item, depth + 1) for item in value)
 
 
-def load(request: dict[str, Any]) -> list[Event]:
-    """The events of a request: `source` (an event file's text, YAML or JSON by `filename`'s extension, as
-    `load_events` reads a file) or `event` (already-parsed JSON: one event, a list, or {events: [...]}), under the
-    law in force on `as_of` when the request gives it (`--as-of`)."""
-    name = _name(request)
+def load(events: Events, light: bool = False) -> list[Event]:
+    """The events of a request, under the law in force on its `as_of`. With `light`, valid events of a file may
+    come as light objects that only evaluation reads (reasoner/events/plan.py: no pydantic on a cold start)."""
+    name = events.name
     try:
-        if request.get("source") is not None:
-            data = _parse(request["source"].removeprefix("\ufeff"), Path(name))
+        if events.path is not None:
+            from reasoner.events.loading import load_events
+
+            found = load_events(events.path, light)
         else:
-            data = request.get("event")
-        if data is None:
-            raise EventFileError(name, [("", "the file is empty")])
-        events = parse_events(data, name)
+            data = (_parse(events.source.removeprefix("\ufeff"), Path(name)) if events.source is not None
+                    else events.event)
+            if data is None:
+                raise EventFileError(name, [("", "the file is empty")])
+            found = parse_events(data, name)
     except EventFileError as error:
         raise InputProblem(str(error), [(field, message) for field, message in error.problems]) from None
+    return law_date(found, events.as_of, events.spelling)
+
+
+def law_date(found: list[Event], as_of: date | None, spelling: Spelling = Spelling()) -> list[Event]:
+    """The events under the law in force on `as_of` (None: as they are); a date out of range is refused."""
+    from reasoner.events.rules import with_law_date
+
     try:
-        return with_law_date(events, request.get("as_of"))
+        return with_law_date(found, as_of)
     except ValueError as error:
-        raise InputProblem(f"as_of: {error}") from None
+        raise InputProblem(f"{spelling.as_of}: {error}") from None
 
 
-def _ordinances(names: Any) -> tuple[str, ...]:
+def one(events: Events) -> Event:
+    """The event `events.event_id` names, or the input's only one: a file holding several needs an id."""
+    from reasoner.events.rules import one_event
+
     try:
-        return check_ordinances(tuple(names or ()))
+        return one_event(load(events), events.event_id, events.name, events.spelling.event_id)
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+
+
+def chosen(names: Sequence[str] | None = (), unfinished: bool = False) -> tuple[str, ...]:
+    """The ordinances named, or every encoded one; one not encoded yet only for `check` and `coverage`
+    (`unfinished`)."""
+    from reasoner.program import UnknownOrdinance, check_ordinances
+
+    try:
+        return check_ordinances(tuple(names or ()), unfinished)
     except UnknownOrdinance as error:
         raise InputProblem(str(error)) from None
 
 
-def _one_event(request: dict[str, Any]) -> Event:
+def left_out(names: Sequence[str] | None = ()) -> tuple[str, ...]:
+    """The ordinances not encoded yet, which "every ordinance" (no names) leaves out."""
+    from reasoner.law.vocabulary import unfinished_ordinances
+
+    return () if names else tuple(unfinished_ordinances())
+
+
+def _with_filing_date(found: list[Event], filed: date | None, spelling: Spelling) -> list[Event]:
+    from reasoner.events.rules import with_filing_date
+
     try:
-        return one_event(load(request), request.get("event_id"), _name(request), "event_id")
+        return with_filing_date(found, filed)
     except ValueError as error:
-        raise InputProblem(str(error)) from None
+        raise InputProblem(f"{spelling.filed}: {error}") from None
 
 
-def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
+def _within(seconds: float | None, work: Any) -> Any:
+    """`work`, given up after `seconds`: every solver call in it shares one limit (reasoner.program.time_limit)."""
+    if seconds is None:
+        return work()
+    from reasoner.program import SolveTimeout, time_limit
+
     try:
-        return with_filing_date(events, filed)
-    except ValueError as error:
-        raise InputProblem(f"filed: {error}") from None
-
-
-def _conclusion(conclusion: str | None, chosen: tuple[str, ...]) -> None:
-    if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
-        raise InputProblem(problem)
+        with time_limit(seconds):
+            return work()
+    except SolveTimeout as error:
+        raise TimedOut(f"{error}; no conclusion is given") from None
 
 
 # ---------------------------------------------------------------- the commands
 
-def evaluate(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """`reasoner evaluate EVENT_FILE [-o NAME]... [--filed DATE] --format json`."""
-    chosen = _ordinances(request.get("ordinances"))
-    events = _with_filing_date(load(request), request.get("filed"))
-    return evaluate_any(events, chosen)
+def evaluate(events: Events, ordinances: Sequence[str] = (), filed: date | None = None,
+             time_limit: float | None = None) -> list[dict[str, Any]]:
+    """`reasoner evaluate`: every conclusion, one record per event and ordinance; `filed` checks that filing date
+    instead of the events' application.filed."""
+    from reasoner.conclusions import evaluate_any
+
+    names = chosen(ordinances)
+    found = _with_filing_date(load(events, light=True), filed, events.spelling)
+    return _within(time_limit, lambda: evaluate_any(found, names))
 
 
-def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """`reasoner explain EVENT_FILE [CONCLUSION] [-o NAME]... [--event ID] --format json`."""
-    chosen = _ordinances(request.get("ordinances"))
-    event = _one_event(request)
-    conclusion = request.get("conclusion")
-    _conclusion(conclusion, chosen)
-    reports = [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+def _known_conclusion(conclusion: str | None, names: tuple[str, ...]) -> None:
+    from reasoner.modes.explain import unknown_conclusion
+
+    if conclusion is not None and (problem := unknown_conclusion(conclusion, names)):
+        raise InputProblem(problem)
+
+
+def explain(events: Events, conclusion: str | None = None, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`reasoner explain`: why each conclusion (or `conclusion`) holds or not, one report per ordinance."""
+    from reasoner.modes.explain import explain as explain_event, kind_problem
+
+    names = chosen(ordinances)
+    event = one(events)
+    _known_conclusion(conclusion, names)
+    reports = [explain_event(event, ordinance, conclusion) for ordinance in names]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputProblem(problem)
     return reports
 
 
-def questions(request: dict[str, Any]) -> dict[str, Any]:
-    """`reasoner questions EVENT_FILE [-o NAME]... [--event ID] --format json`."""
-    event = _one_event(request)
-    return event_questions(event, _ordinances(request.get("ordinances")))
+def questions(events: Events, ordinances: Sequence[str] = ()) -> dict[str, Any]:
+    """`reasoner questions`: the unknown facts that matter, most decisive first."""
+    from reasoner.modes.unknowns import questions as event_questions
+
+    event = one(events)
+    return event_questions(event, chosen(ordinances))
 
 
-def whatif(request: dict[str, Any]) -> dict[str, Any]:
-    """`reasoner whatif EVENT_FILE -o NAME --flip CONCLUSION [--keep GROUP]... [--allow GROUP]... --format json`."""
-    [chosen] = _ordinances((request["ordinance"],))
-    event = _one_event(request)
-    _conclusion(request["flip"], (chosen,))
+def whatif(events: Events, ordinance: str, flip: str, keep: Sequence[str] = (), allow: Sequence[str] = ()
+           ) -> dict[str, Any]:
+    """`reasoner whatif`: the smallest change to the facts that flips `flip` under one ordinance."""
+    from reasoner.modes.whatif import WhatIfError, whatif as whatif_event
+
+    [name] = chosen((ordinance,))
+    event = one(events)
+    _known_conclusion(flip, (name,))
     try:
-        return whatif_event(event, chosen, request["flip"], tuple(request.get("keep") or ()),
-                            tuple(request.get("allow") or ()))
+        return whatif_event(event, name, flip, tuple(keep or ()), tuple(allow or ()))
     except WhatIfError as error:
         raise InputProblem(str(error)) from None
 
 
-def compare(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """`reasoner compare EVENT_FILE [-o NAME]... [--event ID] [--kinds K,K] --format json`."""
-    chosen = _ordinances(request.get("ordinances"))
-    events = [_one_event(request)] if request.get("event_id") is not None else load(request)
-    kinds = request.get("kinds")
+def _kinds(kinds: str | None, spelling: Spelling) -> tuple[str, ...]:
+    from reasoner.modes.compare import parse_kinds
+
     try:
-        parsed = parse_kinds(",".join(kinds) if kinds is not None else None)
+        return parse_kinds(kinds)
     except ValueError as error:
-        raise InputProblem(f"kinds: {error}") from None
+        raise InputProblem(f"{spelling.kinds}: {error}") from None
+
+
+def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = None) -> list[dict[str, Any]]:
+    """`reasoner compare`: one table per event (or the `event_id` one), a column per ordinance; `kinds` as
+    "obligation,penalty" or "all"."""
+    from reasoner.modes.compare import CompareError, compare as compare_events
+
+    names = chosen(ordinances)
+    found = [one(events)] if events.event_id is not None else load(events)
+    parsed = _kinds(kinds, events.spelling)
     try:
-        return compare_events(events, chosen, parsed)
+        return compare_events(found, names, parsed)
     except CompareError as error:
-        raise InputProblem(f"{_name(request)}: {error}") from None
+        raise InputProblem(f"{events.name}: {error}") from None
 
 
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]] --format json`."""
-    chosen = _ordinances((ordinance,) if ordinance else ())
-    if clause_id and clause_id not in registry(chosen[0]).clauses:
-        raise InputProblem(f"{chosen[0]} has no clause {clause_id!r}; list them with: reasoner clauses {chosen[0]}")
-    return clauses_record(chosen, clause_id)
+    from reasoner.law.registry import clauses_record, registry
+
+    names = chosen((ordinance,) if ordinance else ())
+    if clause_id and clause_id not in registry(names[0]).clauses:
+        raise InputProblem(f"{names[0]} has no clause {clause_id!r}; list them with: reasoner clauses {names[0]}")
+    return clauses_record(names, clause_id)
 
 
 def ordinances() -> list[dict[str, Any]]:
-    """`reasoner ordinances --format json`: the encoded ordinances with their jurisdiction, title and metadata."""
-    return [ordinance_record(name) for name in check_ordinances(())]  # not those not encoded yet
+    """`reasoner ordinances`: the encoded ordinances with their jurisdiction, title and metadata."""
+    from reasoner.law.registry import ordinance_record
+
+    return [ordinance_record(name) for name in chosen(())]  # not those not encoded yet
 
 
 def schema() -> dict[str, Any]:
     """`reasoner schema`: the JSON Schema of event files."""
+    from reasoner.events.model import Event
+
     return Event.model_json_schema()
 
+
+# ---------------------------------------------------------------- the web's requests
 
 COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare}
 
 
 def run(command: str, request: dict[str, Any]) -> Any:
-    """One solving command, by name (what a worker process runs)."""
-    return COMMANDS[command](request)
+    """One solving command by name, its request a web body as a dict (what a web worker runs)."""
+    fields = dict(request)
+    events = Events(**{key: fields.pop(key, None) for key in ("source", "event", "filename", "as_of", "event_id")})
+    if command == "compare" and fields.get("kinds") is not None:
+        fields["kinds"] = ",".join(fields["kinds"])
+    return COMMANDS[command](events, **fields)
