@@ -73,12 +73,12 @@ def test_the_web_api_takes_as_of_in_every_request() -> None:
     source = EVENT.read_text(encoding="utf-8")
     day = date.fromisoformat(LAW_DATE)
     answers = {
-        "evaluate": library.evaluate({"source": source, "ordinances": ["connecticut"], "as_of": day}),
-        "compare": library.compare({"source": source, "ordinances": ["connecticut", "trempealeau"], "as_of": day}),
-        "explain": library.explain({"source": source, "ordinances": ["connecticut"], "conclusion": "permit_required",
+        "evaluate": library.run("evaluate", {"source": source, "ordinances": ["connecticut"], "as_of": day}),
+        "compare": library.run("compare", {"source": source, "ordinances": ["connecticut", "trempealeau"], "as_of": day}),
+        "explain": library.run("explain", {"source": source, "ordinances": ["connecticut"], "conclusion": "permit_required",
                                     "as_of": day}),
-        "questions": library.questions({"source": source, "ordinances": ["connecticut"], "as_of": day}),
-        "whatif": library.whatif({"source": source, "ordinance": "connecticut", "flip": "permit_required", "as_of": day}),
+        "questions": library.run("questions", {"source": source, "ordinances": ["connecticut"], "as_of": day}),
+        "whatif": library.run("whatif", {"source": source, "ordinance": "connecticut", "flip": "permit_required", "as_of": day}),
     }
     for name, arguments in COMMANDS:
         assert json.loads(_run(arguments + ["--as-of", LAW_DATE], EVENT)) == json.loads(json.dumps(answers[name])), name
