@@ -256,15 +256,8 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
 
     Example: reasoner explain facts/events/harvest-music-festival.yaml toilets -o trempealeau
     """
-    from reasoner.modes.explain import explain as run, kind_problem, unknown_conclusion
-
-    chosen = _ordinances(ordinances)
-    event = _one_event(event_file, event_id, as_of)
-    if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
-        raise InputError(problem)
-    reports = [run(event, ordinance, conclusion) for ordinance in chosen]
-    if conclusion is not None and (problem := kind_problem(conclusion, reports)):
-        raise InputError(problem)
+    _left_out(ordinances)
+    reports = service.explain(_events(event_file, event_id, as_of), conclusion, ordinances)
     if output_format == "json":
         _dump(reports)
     else:
