@@ -453,9 +453,8 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 
     Example: reasoner questions facts/events/unknown-festival.yaml -o trempealeau
     """
-    from reasoner.modes.unknowns import questions as run
-
-    report = run(_one_event(event_file, event_id, as_of), _ordinances(ordinances))
+    _left_out(ordinances)
+    report = service.questions(_events(event_file, event_id, as_of), ordinances)
     _emit(report, output_format, "print_questions")
 
 
