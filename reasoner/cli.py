@@ -478,19 +478,9 @@ def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: t
 
     Example: reasoner whatif facts/events/harvest-music-festival.yaml -o trempealeau --flip permit_required --keep attendance
     """
-    from reasoner.modes.explain import unknown_conclusion
-    from reasoner.modes.whatif import WhatIfError, whatif as run
-
     if len(set(ordinance)) > 1:
         raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
-    [chosen] = _ordinances(ordinance[:1])
-    event = _one_event(event_file, event_id, as_of)
-    if problem := unknown_conclusion(conclusion, (chosen,)):
-        raise InputError(problem)
-    try:
-        report = run(event, chosen, conclusion, keep, allow)
-    except WhatIfError as error:
-        raise InputError(str(error)) from None
+    report = service.whatif(_events(event_file, event_id, as_of), ordinance[0], conclusion, keep, allow)
     _emit(report, output_format, "print_whatif")
 
 
