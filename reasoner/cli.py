@@ -592,17 +592,16 @@ KINDS = click.option("--kinds", default=None, metavar="K,K,...|all",
                           "items, procedures, signers, revocation grounds, interpretations).")
 
 
-def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[str, ...]:
+def _listed(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[str, ...]:
+    """The ordinances -o and --ordinances name together."""
     listed = tuple(name.strip() for name in (ordinance_list or "").split(",") if name.strip())
     if ordinance_list is not None and not listed:
         raise InputError(f"--ordinances {ordinance_list!r} names no ordinance; leave it out for all of them")
-    return _ordinances(ordinances + listed)
+    return ordinances + listed
 
 
-def _one_ordinance(chosen: tuple[str, ...] | None) -> str:
-    if not chosen or len(chosen) != 1:
-        raise InputError("--versions compares one ordinance with itself: name it with -o NAME")
-    return chosen[0]
+def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[str, ...]:
+    return _ordinances(_listed(ordinances, ordinance_list))
 
 
 def _dates(text: str) -> list[date]:
@@ -653,18 +652,10 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     """
     from reasoner.modes import compare as comparison
 
-    chosen = _chosen(ordinances, ordinance_list)
-    events = _with_law_date(_load(event_file), as_of)
-    if event_id is not None:
-        events = [_one_event(event_file, event_id, as_of)]
-    try:
-        if version_dates is not None:
-            tables = [comparison.compare_versions(event, _one_ordinance(chosen), _dates(version_dates), _kinds(kinds))
-                      for event in events]
-        else:
-            tables = comparison.compare(events, chosen, _kinds(kinds))
-    except comparison.CompareError as error:
-        raise InputError(f"{event_file}: {error}") from None
+    names = _listed(ordinances, ordinance_list)
+    _left_out(names)
+    versions = _dates(version_dates) if version_dates is not None else None
+    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions)
     _emit(tables, output_format, "print_comparison", comparison)
 
 
