@@ -279,11 +279,8 @@ def readings(event_file: str, ordinances: tuple[str, ...], event_id: str | None,
 
     Example: reasoner readings facts/events/compare-barn-wedding.yaml -o fulton
     """
-    from reasoner.modes.readings import depends
-
-    chosen = _ordinances(ordinances)
-    event = _one_event(event_file, event_id, as_of)
-    results = depends(event, chosen)
+    _left_out(ordinances)
+    results = service.readings(_events(event_file, event_id, as_of), ordinances)
     if output_format == "json":
         _dump(results)
     else:

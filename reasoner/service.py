@@ -282,6 +282,14 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         raise InputProblem(f"{events.name}: {error}") from None
 
 
+def readings(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`reasoner readings`: the answers a contested reading of the law moves, on each reading."""
+    from reasoner.modes.readings import depends
+
+    names = chosen(ordinances)
+    return depends(one(events), names)
+
+
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]] --format json`."""
     from reasoner.law.registry import clauses_record, registry
