@@ -298,43 +298,23 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
     Example: reasoner clauses trempealeau "6.01(3)5"
     """
 
-    from reasoner.law.registry import registry
-
-    chosen = _ordinances((ordinance,) if ordinance else ())
-    if clause_id and clause_id not in registry(chosen[0]).clauses:
-        raise InputError(f"{chosen[0]} has no clause {clause_id!r}; list them with: reasoner clauses {chosen[0]}")
+    _left_out((ordinance,) if ordinance else ())
     if history:
-        if not clause_id:
-            raise InputError("--history shows one clause: reasoner clauses NAME CLAUSE --history")
-        reg = registry(chosen[0])
-        clause = reg.clauses[clause_id]
-        earlier = {w.version: w for w in clause.versions}
-        rows = []
-        for position, version in enumerate(reg.versions or ()):
-            latest = position == len(reg.versions) - 1
-            wording = earlier.get(version.id)
-            rows.append({"version": version.id, "label": version.label, "effective": version.dated,
-                         "text": clause.text if latest or wording is None else wording.text,
-                         "source": "the printed text" if latest or wording is None else wording.source,
-                         "same_as_text": latest or wording is None})
-        if not rows:
-            rows.append({"version": None, "label": "the only text known", "effective": "undated", "text": clause.text,
-                         "source": "the printed text", "same_as_text": True})
+        found = service.clause_history(ordinance, clause_id)
         if output_format == "json":
-            _dump({"ordinance": chosen[0], "clause": clause_id, "versions": rows})
+            _dump(found)
             return
-        for row in rows:
+        for row in found["versions"]:
             click.echo(f"{row['label']} — effective {row['effective']}"
                        + ("" if row["same_as_text"] or not row["source"] else f"\n  (from {row['source']})"))
             click.echo(f"  {row['text']}\n")
         return
+    records = service.clauses(ordinance, clause_id)
     if output_format == "json":
-        from reasoner.law.registry import clauses_record
-
-        _dump(clauses_record(chosen, clause_id))
+        _dump(records)
         return
-    for name in chosen:
-        render.print_clauses(name, clause_id)
+    for record in records:
+        render.print_clauses(record["ordinance"], clause_id)
 
 
 @main.command("new")

@@ -290,14 +290,47 @@ def readings(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, A
     return depends(one(events), names)
 
 
-def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
-    """`reasoner clauses [NAME [CLAUSE_ID]] --format json`."""
-    from reasoner.law.registry import clauses_record, registry
+def _registered(ordinance: str | None, clause_id: str | None) -> tuple[str, ...]:
+    """The ordinance named (or every one), refusing a clause its registry does not hold."""
+    from reasoner.law.registry import registry
 
     names = chosen((ordinance,) if ordinance else ())
     if clause_id and clause_id not in registry(names[0]).clauses:
         raise InputProblem(f"{names[0]} has no clause {clause_id!r}; list them with: reasoner clauses {names[0]}")
-    return clauses_record(names, clause_id)
+    return names
+
+
+def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
+    """`reasoner clauses [NAME [CLAUSE_ID]]`: the clause registry of an ordinance (or of every one), or one
+    clause's words."""
+    from reasoner.law.registry import clauses_record
+
+    return clauses_record(_registered(ordinance, clause_id), clause_id)
+
+
+def clause_history(ordinance: str | None, clause_id: str | None) -> dict[str, Any]:
+    """`reasoner clauses NAME CLAUSE_ID --history`: the clause's words in each version of the law its registry
+    knows, oldest first."""
+    from reasoner.law.registry import registry
+
+    names = _registered(ordinance, clause_id)
+    if not clause_id:
+        raise InputProblem("--history shows one clause: reasoner clauses NAME CLAUSE --history")
+    reg = registry(names[0])
+    clause = reg.clauses[clause_id]
+    earlier = {w.version: w for w in clause.versions}
+    rows = []
+    for position, version in enumerate(reg.versions or ()):
+        latest = position == len(reg.versions) - 1
+        wording = earlier.get(version.id)
+        rows.append({"version": version.id, "label": version.label, "effective": version.dated,
+                     "text": clause.text if latest or wording is None else wording.text,
+                     "source": "the printed text" if latest or wording is None else wording.source,
+                     "same_as_text": latest or wording is None})
+    if not rows:
+        rows.append({"version": None, "label": "the only text known", "effective": "undated", "text": clause.text,
+                     "source": "the printed text", "same_as_text": True})
+    return {"ordinance": names[0], "clause": clause_id, "versions": rows}
 
 
 def ordinances() -> list[dict[str, Any]]:
