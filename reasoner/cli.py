@@ -361,9 +361,8 @@ def ordinances(output_format: str) -> None:
 
     Example: reasoner ordinances --format json
     """
-    from reasoner.law.registry import ordinance_record
-
-    _emit([ordinance_record(name) for name in _ordinances(())], output_format, "print_ordinances")
+    _left_out(())
+    _emit(service.ordinances(), output_format, "print_ordinances")
 
 
 @main.command()
@@ -375,9 +374,8 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
 
     Example: reasoner conclusions village
     """
-    from reasoner.modes.catalog import catalog
-
-    data = [{"ordinance": name, "conclusions": list(catalog(name))} for name in _ordinances((ordinance,) if ordinance else ())]
+    _left_out((ordinance,) if ordinance else ())
+    data = service.conclusions(ordinance)
     _emit(data, output_format, "print_catalog")
 
 
@@ -467,9 +465,7 @@ def schema() -> None:
 
     Example: reasoner schema > event.schema.json
     """
-    from reasoner.events.model import Event as Model
-
-    _dump(Model.model_json_schema())
+    _dump(service.schema())
 
 
 @main.command("check")
@@ -715,9 +711,11 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
 
     Example: reasoner thresholds --ordinances trempealeau,gem --format markdown
     """
-    from reasoner.modes import thresholds as numbers
+    from reasoner.modes import thresholds as numbers  # its to_csv and to_markdown
 
-    rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
+    names = _listed(ordinances, ordinance_list)
+    _left_out(names)
+    rows = service.thresholds(names)
     _emit(rows, output_format, "print_thresholds", numbers)
 
 

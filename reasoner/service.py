@@ -340,6 +340,21 @@ def ordinances() -> list[dict[str, Any]]:
     return [ordinance_record(name) for name in chosen(())]  # not those not encoded yet
 
 
+def conclusions(ordinance: str | None = None) -> list[dict[str, Any]]:
+    """`reasoner conclusions [NAME]`: every conclusion an ordinance (or each one) can produce, with its kind, unit
+    and clauses."""
+    from reasoner.modes.catalog import catalog
+
+    return [{"ordinance": name, "conclusions": list(catalog(name))} for name in chosen((ordinance,) if ordinance else ())]
+
+
+def thresholds(ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`reasoner thresholds`: every number the ordinances state, with its clause and the clause's words."""
+    from reasoner.modes.thresholds import thresholds as numbers
+
+    return numbers(chosen(ordinances))
+
+
 def schema() -> dict[str, Any]:
     """`reasoner schema`: the JSON Schema of event files."""
     from reasoner.events.model import Event
