@@ -665,11 +665,11 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
 
     Example: reasoner sweep facts/events/harvest-music-festival.yaml --vary attendance=100..20000 --plot sweep.png
     """
-    from reasoner.modes import sweep as sweeping
-
     from reasoner.law.vocabulary import vocabulary
+    from reasoner.modes import sweep as sweeping  # its samples_csv and changes_csv
 
-    chosen = _chosen(ordinances, ordinance_list)
+    listed = _listed(ordinances, ordinance_list)
+    _left_out(listed)
     for target in (samples_file, plot_file):  # refused before the work, not after it
         if target and not _writable(target):
             raise InputError(f"{target}: cannot write there")
@@ -677,12 +677,7 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
     unknown_names = sorted(set(names or ()) - set(vocabulary()["obligations"]))
     if unknown_names:
         raise InputError(f"--plot-obligations: {', '.join(unknown_names)} is no obligation of the vocabulary")
-    event = _one_event(event_file, event_id)
-    options = {"max_steps": max_steps} if max_steps is not None else {}
-    try:
-        result = sweeping.sweep(event, sweeping.parse_vary(vary_spec), chosen, step, _kinds(kinds), **options)
-    except sweeping.SweepError as error:
-        raise InputError(f"{event_file}: {error}") from None
+    result = service.sweep(_events(event_file, event_id), vary_spec, listed, step, kinds, max_steps)
     if plot_file:
         from reasoner.views.charts import PlotUnavailable, save_sweep_plot
 

@@ -300,6 +300,21 @@ def _registered(ordinance: str | None, clause_id: str | None) -> tuple[str, ...]
     return names
 
 
+def sweep(events: Events, vary: str, ordinances: Sequence[str] = (), step: int | None = None,
+          kinds: str | None = None, max_steps: int | None = None) -> Any:
+    """`reasoner sweep`: one fact varied over a range (`vary` as "attendance=100..20000"), and the exact points where
+    a conclusion changes (a reasoner.modes.sweep.Sweep: to_json, and the module's samples_csv and changes_csv)."""
+    from reasoner.modes import sweep as sweeping
+
+    names = chosen(ordinances)
+    event = one(events)
+    options = {"max_steps": max_steps} if max_steps is not None else {}
+    try:
+        return sweeping.sweep(event, sweeping.parse_vary(vary), names, step, _kinds(kinds, events.spelling), **options)
+    except sweeping.SweepError as error:
+        raise InputProblem(f"{events.name}: {error}") from None
+
+
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]]`: the clause registry of an ordinance (or of every one), or one
     clause's words."""
