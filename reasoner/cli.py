@@ -393,24 +393,15 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
     Example: reasoner report facts/events/harvest-music-festival.yaml -o trempealeau --out report.html
     """
-    from reasoner.views import report as reporting
+    from reasoner.views import report as reporting  # its to_html and to_markdown
 
-    chosen = _ordinances(ordinances)
+    _left_out(ordinances)
     fmt = output_format or ("markdown" if output.lower().endswith((".md", ".markdown")) else "html")
     if not _writable(output):
         raise InputError(f"{output}: cannot write there")
-    pages = reporting.build(_load(event_file), chosen)
+    pages = service.report(_events(event_file), ordinances)
     _write_whole(output, reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages))
     render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
-
-
-def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
-    from reasoner.events.rules import one_event
-
-    try:
-        return one_event(_with_law_date(_load(event_file), as_of), event_id, event_file, "--event ID")
-    except ValueError as error:
-        raise InputError(str(error)) from None
 
 
 @main.command()

@@ -315,6 +315,15 @@ def sweep(events: Events, vary: str, ordinances: Sequence[str] = (), step: int |
         raise InputProblem(f"{events.name}: {error}") from None
 
 
+def report(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`reasoner report`: the page's sections, per event and ordinance (reasoner.views.report's to_html and
+    to_markdown write them)."""
+    from reasoner.views.report import build
+
+    names = chosen(ordinances)
+    return build(load(events), names)
+
+
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]]`: the clause registry of an ordinance (or of every one), or one
     clause's words."""
