@@ -130,12 +130,6 @@ class InputError(click.ClickException):
         render.errors.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
-def _load(path: str, light: bool = False) -> list[Event]:
-    """The events of a file; with `light`, valid ones may come as light objects that only evaluation reads
-    (reasoner/events/plan.py: no pydantic on a cold start)."""
-    return service.load(service.Events(path=path, spelling=service.CLI), light)
-
-
 def _events(path: str, event_id: str | None = None, as_of: date | None = None) -> service.Events:
     """The service's request for the events of EVENT_FILE, its messages naming the CLI's options."""
     return service.Events(path=path, event_id=event_id, as_of=as_of, spelling=service.CLI)
@@ -581,15 +575,6 @@ def _dates(text: str) -> list[date]:
     if len(found) < 2:
         raise InputError("--versions needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
     return found
-
-
-def _kinds(text: str | None) -> tuple[str, ...]:
-    from reasoner.modes.compare import parse_kinds
-
-    try:
-        return parse_kinds(text)
-    except ValueError as error:
-        raise InputError(f"--kinds: {error}") from None
 
 
 @main.command()
