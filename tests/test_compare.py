@@ -326,7 +326,7 @@ def test_the_core_commands_do_not_import_matplotlib():
     import subprocess
     import sys
 
-    code = ("import sys; from reasoner import cli, compare, sweep, thresholds; "
+    code = ("import sys; from reasoner import cli, service; from reasoner.modes import compare, sweep, thresholds; "
             "assert 'matplotlib' not in sys.modules, 'matplotlib imported'")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
