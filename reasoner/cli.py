@@ -464,9 +464,7 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
 
     Example: reasoner check -o trempealeau
     """
-    from reasoner.quality.check import check as run
-
-    reports = run(_ordinances(ordinances, unfinished=True))
+    reports = service.check(ordinances)
     if output_format == "json":
         _dump([report.as_dict() for report in reports])
     else:
@@ -503,22 +501,7 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
 
     Example: reasoner coverage tests/scenarios -o gem
     """
-    import yaml
-
-    from reasoner.quality.coverage import ScenarioError, coverage as run
-    from reasoner.events.loading import EventFileError
-
-    chosen = _ordinances(ordinances, unfinished=True)
-    if not Path(scenarios).is_dir():
-        raise InputError(f"{scenarios}: no such folder of scenario files")
-    try:
-        reports = run(Path(scenarios), chosen)
-    except ScenarioError as error:
-        raise InputError(f"cannot read the scenarios: {error}") from None
-    except EventFileError as error:
-        raise InputError(str(error)) from None
-    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
-        raise InputError(f"{scenarios}: cannot read the scenario files: {error}") from None
+    reports = service.coverage(scenarios, ordinances)
     if output_format == "json":
         _dump([report.as_dict() for report in reports])
     else:

@@ -324,6 +324,33 @@ def report(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any
     return build(load(events), names)
 
 
+def check(ordinances: Sequence[str] = ()) -> list[Any]:
+    """`reasoner check`: the linter's report per ordinance (an ordinance not encoded yet too)."""
+    from reasoner.quality.check import check as lint
+
+    return lint(chosen(ordinances, unfinished=True))
+
+
+def coverage(scenarios: str | Path, ordinances: Sequence[str] = ()) -> list[Any]:
+    """`reasoner coverage`: per ordinance, which operative clauses the scenario files in the folder `scenarios`
+    exercise."""
+    import yaml
+
+    from reasoner.quality.coverage import ScenarioError, coverage as measure
+
+    names = chosen(ordinances, unfinished=True)
+    if not Path(scenarios).is_dir():
+        raise InputProblem(f"{scenarios}: no such folder of scenario files")
+    try:
+        return measure(Path(scenarios), names)
+    except ScenarioError as error:
+        raise InputProblem(f"cannot read the scenarios: {error}") from None
+    except EventFileError as error:
+        raise InputProblem(str(error)) from None
+    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
+        raise InputProblem(f"{scenarios}: cannot read the scenario files: {error}") from None
+
+
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]]`: the clause registry of an ordinance (or of every one), or one
     clause's words."""
