@@ -151,10 +151,6 @@ def _ordinances(names: tuple[str, ...], unfinished: bool = False) -> tuple[str, 
     return chosen
 
 
-def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
-    return service.law_date(events, as_of, service.CLI)
-
-
 class TimeLimitExpired(click.ClickException):
     exit_code = 3
 
@@ -769,13 +765,12 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
            restart: bool, show_progress: bool | None, as_of: date | None = None) -> None:
     from contextlib import nullcontext
 
-    from reasoner.batch import run as batching
-    from reasoner.batch.files import BatchFault, BatchInputError
+    from reasoner.batch.run import BatchOptions
 
-    options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
+    options = BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
                                     layout=layout, as_of=as_of)
-    _with_law_date([], as_of)  # a date out of range is refused before any record is read
+    service.law_date([], as_of, service.CLI)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers
     if resume and not Path(output + ".part.state.json").exists():
@@ -794,10 +789,8 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
                        rate=summary.events_per_second, failed=summary.failed)
     try:
         with bar if show else nullcontext():
-            summary = batching.run(options, update if show else None)
-    except BatchInputError as error:
-        raise InputError(str(error)) from None
-    except BatchFault as error:
+            summary = service.batch(options, update if show else None)
+    except service.Fault as error:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         kept = Path(output + ".part.state.json").is_file()
         _say(f"stopped: {error}; " + (f"the rows done so far are kept in {output}.part; run the same command with "

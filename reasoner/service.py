@@ -50,6 +50,17 @@ class TimedOut(Exception):
         return self.message
 
 
+class Fault(Exception):
+    """The environment failed a batch (a worker died, the disk is full); `message` says how."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(frozen=True)
 class Spelling:
     """How a face names a request's fields in its messages: the web by its JSON fields (the default), the CLI by
@@ -349,6 +360,20 @@ def coverage(scenarios: str | Path, ordinances: Sequence[str] = ()) -> list[Any]
         raise InputProblem(str(error)) from None
     except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
         raise InputProblem(f"{scenarios}: cannot read the scenario files: {error}") from None
+
+
+def batch(options: Any, update: Any = None) -> Any:
+    """`reasoner batch`: every event of `options.input` (a reasoner.batch.run.BatchOptions) evaluated into
+    `options.output`; `update(summary, position, size)` is told of progress. Returns the run's summary."""
+    from reasoner.batch import run as batching
+    from reasoner.batch.files import BatchFault, BatchInputError
+
+    try:
+        return batching.run(options, update)
+    except BatchInputError as error:
+        raise InputProblem(str(error)) from None
+    except BatchFault as error:
+        raise Fault(str(error)) from None
 
 
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
