@@ -17,8 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,  # noqa: F401 - the
-                                     unique_object)  # web app's JSON reading
+from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,
+                                     unique_object)
 
 if TYPE_CHECKING:
     from reasoner.events.model import Event
@@ -108,6 +108,21 @@ def timeout_message(seconds: float, command: str) -> str:
 
 
 # ---------------------------------------------------------------- reading the request
+
+def read_body(body: bytes) -> Any:
+    """A request body's JSON, read as the event loader reads a JSON file: a key written twice is refused, and so is
+    nesting past an event's depth (check_body). Malformed JSON raises ValueError."""
+    import json
+
+    try:
+        data = json.loads(body, object_pairs_hook=unique_object)
+    except DuplicateKey as error:
+        raise InputProblem(f"request body: {error}") from None
+    except RecursionError:
+        raise InputProblem(f"request body: nested more than {MAX_DEPTH + 1} levels deep") from None
+    check_body(data)
+    return data
+
 
 def check_body(body: Any) -> None:
     """Refuse, before anything else reads or copies it, a request body nested past what an event needs: an event

@@ -209,11 +209,7 @@ class _UniqueKeys(APIRoute):
                 return Response(status_code=400)
             if body:
                 try:
-                    library.check_body(json.loads(body, object_pairs_hook=library.unique_object))
-                except library.DuplicateKey as error:
-                    return _refusal(422, f"request body: {error}")
-                except RecursionError:
-                    return _refusal(422, f"request body: nested more than {library.MAX_DEPTH + 1} levels deep")
+                    library.read_body(body)
                 except library.InputProblem as problem:
                     return _refusal(422, problem.message, problem.problems)
                 except ValueError:
