@@ -14,14 +14,11 @@ import signal
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from reasoner import service
-
-if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
-    from reasoner.events.model import Event
 
 # pydantic looks for plugins, through every installed distribution's entry points, when it builds its first model;
 # the reasoner uses none. Read by pydantic then, so set before (a setting of the user's own is kept).
