@@ -93,6 +93,23 @@ def test_the_readme_lists_every_encoded_ordinance():
     assert sorted(listed) == sorted(encoded_ordinances()), "the README's table of ordinances is not the encoded ones"
 
 
+def test_the_python_api_page_s_example_is_what_the_service_returns(monkeypatch):
+    # the page's example runs as a doctest, from the checkout's root as its paths are written
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    failed, attempted = doctest.testfile(str(ROOT / "docs" / "python-api.md"), module_relative=False)
+    assert attempted >= 5 and failed == 0, "docs/python-api.md's example does not print what it shows"
+
+
+def test_the_python_api_page_names_every_command():
+    from reasoner.cli import main
+
+    text = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
+    missing = [name for name in main.commands if name not in ("new", "serve") and f"`reasoner {name}`" not in text]
+    assert not missing, f"docs/python-api.md does not name the service function of: {missing}"
+
+
 def test_the_commands_page_names_every_command():
     from reasoner.cli import main
 
