@@ -1,0 +1,55 @@
+"""The service layer (reasoner/service.py) under both faces: each refusal is stated there once, the CLI prints
+the service's words, and importing it costs a face nothing it does not use."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner import service
+from reasoner.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HARVEST = str(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
+TWO = str(ROOT / "facts" / "events" / "vermont-barn-dance.yaml")  # two events
+
+
+def test_importing_the_service_loads_neither_the_solver_nor_pydantic():
+    code = ("import sys, reasoner.service; print(sorted(m for m in ('clingo', 'pydantic', 'rich') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("words", [r"has no clause \{", r"--history shows one clause", r"no such folder of scenario files",
+                                   r"compares one ordinance with itself"])
+def test_a_refusal_is_written_once_in_the_package(words):
+    found = [(path.relative_to(ROOT).as_posix(), len(re.findall(words, path.read_text(encoding="utf-8"))))
+             for path in sorted((ROOT / "reasoner").rglob("*.py"))]
+    assert [path for path, count in found if count] == ["reasoner/service.py"], found
+
+
+@pytest.mark.parametrize("arguments, call", [
+    (["clauses", "trempealeau", "no-such"], lambda: service.clauses("trempealeau", "no-such")),
+    (["explain", HARVEST, "no_such_thing", "-o", "trempealeau"],
+     lambda: service.explain(service.Events(path=HARVEST, spelling=service.CLI), "no_such_thing", ["trempealeau"])),
+    (["questions", TWO, "-o", "gem"], lambda: service.questions(service.Events(path=TWO, spelling=service.CLI), ["gem"])),
+    (["evaluate", HARVEST, "-o", "nowhere"], lambda: service.evaluate(service.Events(path=HARVEST), ["nowhere"])),
+], ids=["unregistered-clause", "unknown-conclusion", "several-events", "unknown-ordinance"])
+def test_the_cli_says_what_the_service_refuses_and_exits_2(arguments, call):
+    with pytest.raises(service.InputProblem) as refused:
+        call()
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2
+    assert " ".join(result.output.split()) == " ".join(f"error: {refused.value.message}".split())
+
+
+def test_a_face_names_the_field_its_own_way():
+    web = service.Events(path=TWO)
+    cli = service.Events(path=TWO, spelling=service.CLI)
+    for events, how in ((web, "choose one with event_id"), (cli, "choose one with --event ID")):
+        with pytest.raises(service.InputProblem, match=how):
+            service.one(events)
