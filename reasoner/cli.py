@@ -317,18 +317,7 @@ def new_command(name: str, text_file: str, root: str) -> None:
 
     Example: reasoner new laramie --text laramie-county-wy.txt
     """
-    from reasoner.law.registry import all_registries
-    from reasoner.quality.scaffold import ScaffoldError, scaffold
-    from reasoner.law.vocabulary import encoded_ordinances
-
-    taken = encoded_ordinances()
-    listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
-    try:
-        paths = scaffold(name, Path(text_file), Path(root), taken, listed)
-    except ScaffoldError as error:
-        raise InputError(str(error)) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{text_file}: cannot be read or the files cannot be written: {error}") from None
+    paths = service.new(name, text_file, root)
     click.echo("\n".join([
         f"wrote {paths['text']}, {paths['registry']}, {paths['encoding']}, {paths['scenarios']}",
         "next (docs/adding-an-ordinance.md walks through each with Wyoming):",
@@ -679,10 +668,10 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
     Example: reasoner serve --port 8000
     """
     try:
-        from reasoner.web.app import serve as run
+        from reasoner.web import app
     except ImportError as error:
         raise click.ClickException(f"{error}: reasoner serve needs pip install 'reasoner[web]'") from None
-    run(host, port, time_limit, workers)
+    app.serve(host, port, time_limit, workers)
 
 
 @main.command()

@@ -391,6 +391,23 @@ def batch(options: Any, update: Any = None) -> Any:
         raise Fault(str(error)) from None
 
 
+def new(name: str, text_file: str | Path, root: str | Path = ".") -> dict[str, Path]:
+    """`reasoner new`: a new ordinance's files scaffolded from its text under the checkout `root`; the paths
+    written (text, registry, encoding, scenarios)."""
+    from reasoner.law.registry import all_registries
+    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.quality.scaffold import ScaffoldError, scaffold
+
+    taken = encoded_ordinances()
+    listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
+    try:
+        return scaffold(name, Path(text_file), Path(root), taken, listed)
+    except ScaffoldError as error:
+        raise InputProblem(str(error)) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputProblem(f"{text_file}: cannot be read or the files cannot be written: {error}") from None
+
+
 def clauses(ordinance: str | None = None, clause_id: str | None = None) -> list[dict[str, Any]]:
     """`reasoner clauses [NAME [CLAUSE_ID]]`: the clause registry of an ordinance (or of every one), or one
     clause's words."""
