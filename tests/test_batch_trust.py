@@ -158,8 +158,9 @@ def test_a_checkpoint_that_is_not_one_is_refused_with_exit_2(source, tmp_path, c
     else:
         path.write_text(json.dumps(change(json.loads(path.read_text()))), encoding="utf-8")
     result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "--workers", "0", "--resume",
-                                       "-o", "gem,fulton", "--chunk-size", "8"])
+                                       "-o", "gem", "-o", "fulton", "--chunk-size", "8"])
     assert result.exit_code == 2, result.output
+    assert str(path) in result.output  # refused for the checkpoint, not for the options
     assert "Traceback" not in result.output and not out.exists()
 
 

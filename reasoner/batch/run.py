@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
@@ -35,7 +36,8 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from reasoner.events.loading import DuplicateKey, shown, unique_object, unreadable_value
+from reasoner.events.loading import DuplicateKey, RefusedFile, read_bounded, shown, unique_object, unreadable_value
+from reasoner.batch.proof import crc32_combine, crc32_of
 from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
                        error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
 
@@ -47,7 +49,8 @@ CHUNK_ROWS_BYTES = 32 * 2**20   # rows per chunk at most about this: a worker ho
 # no slower. Chunks of applications are bounded by their rows (CHUNK_ROWS_BYTES), so those workers are replaced
 # after about 1,450 applications: every 4,000 was no faster (589 against 590 events/s).
 RECYCLE_EVENTS = 4_000
-STATE_VERSION = 1
+STATE_VERSION = 2       # 2: the checkpoint carries a digest of the rows it counts, and a seal over itself
+MAX_STATE_BYTES = 1 << 20
 SOLVE_ATOMS = 120_000    # shown atoms per solver call: about 1,000 events of a county's mix, 200 full applications
 FIRST_SOLVE = 100
 _shown = {"events": 0, "atoms": 0}   # events solved by this process and the atoms they showed
@@ -80,6 +83,8 @@ class ChunkResult:
     timings: dict[str, float]
     output_file: str | None = None     # the rows are in this file instead (Chunk.rows_folder)
     output_bytes: int = 0              # the size of the rows, wherever they are
+    output_crc: int = 0                # their CRC-32, and that of the errors: the checkpoint's digest (proof.py)
+    errors_crc: int = 0
 
 
 # ---- the worker side ----------------------------------------------------------------------------
@@ -268,7 +273,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     output_file = _written(chunk.rows_folder, output_text) if chunk.rows_folder and output_text else None
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,
-                       timings, output_file, len(output_text))
+                       timings, output_file, len(output_text), zlib.crc32(output_text), zlib.crc32(errors_text))
 
 
 def _written(folder: str, rows: bytes) -> str | None:
@@ -485,6 +490,7 @@ class _Sink:
         self.state_path = Path(output + ".part.state.json")
         self.run = run
         self.handles: dict[str, Any] = {}
+        self.crcs: dict[str, int] = {}     # CRC-32 of each .part file's rows, as written so far
         self.created: list[Path] = []
         self.input_mark: dict[str, Any] = {}
         self.state: dict[str, Any] | None = None
@@ -502,7 +508,7 @@ class _Sink:
         leftover = self.state_path.exists() or any(self._part(p).exists() for p in self.paths)
         for path in self.paths:
             self._lock(path)
-        if leftover and not (resume or restart):
+        if leftover and not (resume or restart or self._nothing_done()):
             raise BatchInputError(f"{self._part(self.output)}: an interrupted run's rows are there; continue it with "
                                   "--resume, or start over with --restart")
         state = self._checkpoint() if resume and not restart and self.state_path.exists() else None
@@ -511,10 +517,11 @@ class _Sink:
                 handle = self.handles[path]
                 handle.truncate(state["bytes"][path] if state else 0)  # rows after the checkpoint are written again
                 handle.seek(0, os.SEEK_END)
-                if state is None and self.header and path == self.output:
-                    handle.write(self.header.encode("utf-8"))
-                elif state is None and self.errors_header and path == self.errors:
-                    handle.write(self.errors_header.encode("utf-8"))
+                self.crcs[path] = state["digest"][path] if state else 0
+                header = "" if state else self.header if path == self.output else self.errors_header
+                if header:
+                    handle.write(header.encode("utf-8"))
+                    self.crcs[path] = zlib.crc32(header.encode("utf-8"))
         except OSError as error:
             raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
         if state is not None:
@@ -551,18 +558,37 @@ class _Sink:
     def _holder(self) -> str:
         """The running batch that holds the lock, as its checkpoint names it."""
         try:
-            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+            state = self._read_state()
             return f" (process {int(state['pid'])}, reading {state['run']['input']})"
-        except (OSError, ValueError, KeyError, TypeError):
+        except (BatchInputError, ValueError, KeyError, TypeError):
             return ""
 
-    def _checkpoint(self) -> dict[str, Any]:
-        """The checkpoint, checked key by key: anything else is refused, never half-trusted."""
+    def _read_state(self) -> Any:
+        """The checkpoint file as JSON: bounded in size, and nesting of any depth refused, not a traceback."""
         restart = "run again with --restart to start over"
         try:
-            state = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
+            return json.loads(read_bounded(self.state_path, "a checkpoint", MAX_STATE_BYTES).decode("utf-8"))
+        except RefusedFile as error:
             raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read ({error}); {restart}") from None
+        except RecursionError:
+            raise BatchInputError(f"{self.state_path}: not a checkpoint of this program (JSON nested past any "
+                                  f"checkpoint's depth); {restart}") from None
+        except ValueError as error:  # malformed JSON or UTF-8
+            raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read ({error}); {restart}") from None
+
+    def _nothing_done(self) -> bool:
+        """The leftover is a run that stopped before its first chunk was written (killed at once, or a full disk):
+        a plain rerun starts it over, as nothing is lost."""
+        try:
+            return self.state_path.is_file() and self._checkpoint()["records"] == 0
+        except BatchInputError:
+            return False
+
+    def _checkpoint(self) -> dict[str, Any]:
+        """The checkpoint, checked key by key, and against the rows it counts: anything else is refused, never
+        half-trusted."""
+        restart = "run again with --restart to start over"
+        state = self._read_state()
         problem = _checkpoint_problem(state, self.paths)
         if problem:
             raise BatchInputError(f"{self.state_path}: not a checkpoint of this program ({problem}); {restart}")
@@ -572,6 +598,13 @@ class _Sink:
         for path in self.paths:
             if self._part(path).stat().st_size < state["bytes"][path]:
                 raise BatchInputError(f"{self._part(path)}: shorter than its checkpoint; {restart}")
+            try:
+                crc = crc32_of(self.handles[path], state["bytes"][path])
+            except OSError as error:
+                raise BatchInputError(f"{self._part(path)}: cannot be read ({error.strerror}); {restart}") from None
+            if crc != state["digest"][path]:
+                raise BatchInputError(f"{self._part(path)}: its rows are not the ones its checkpoint counts (edited, "
+                                      f"cut or replaced since); {restart}")
         return state
 
     def _rows_path(self) -> Path:
@@ -602,9 +635,11 @@ class _Sink:
                 _join(result.output_file, self.handles[path])
             else:
                 self.handles[path].write(result.output)
+            self.crcs[path] = crc32_combine(self.crcs[path], result.output_crc, result.output_bytes)
             if self.errors and result.errors:
                 path = self.errors
                 self.handles[path].write(result.errors)
+                self.crcs[path] = crc32_combine(self.crcs[path], result.errors_crc, len(result.errors))
         except OSError as error:
             raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
         self._save(summary, mark)
@@ -615,7 +650,9 @@ class _Sink:
                 handle.flush()
             state = {"version": STATE_VERSION, "run": self.run, "pid": os.getpid(), "records": summary.records,
                      "events": summary.events, "failed": summary.failed, "rows": summary.rows,
-                     "bytes": {path: handle.tell() for path, handle in self.handles.items()}, "input": mark}
+                     "bytes": {path: handle.tell() for path, handle in self.handles.items()},
+                     "digest": dict(self.crcs), "input": mark}
+            state["seal"] = _seal(state)
             temporary = self.state_path.with_name(self.state_path.name + ".tmp")
             temporary.write_text(json.dumps(state), encoding="utf-8")
             os.replace(temporary, self.state_path)
@@ -683,6 +720,14 @@ def _join(file: str, handle: Any) -> None:
     os.unlink(file)
 
 
+def _seal(state: dict[str, Any]) -> str:
+    """A digest of the checkpoint's own keys: counts or bytes edited by hand no longer match it."""
+    import hashlib
+
+    body = {key: value for key, value in state.items() if key != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
+
+
 def _checkpoint_problem(state: Any, paths: list[str]) -> str | None:
     """What makes `state` not a checkpoint of this version, or None."""
     def count(value: Any) -> bool:
@@ -700,11 +745,20 @@ def _checkpoint_problem(state: Any, paths: list[str]) -> str | None:
     written = state.get("bytes")
     if not isinstance(written, dict) or sorted(written) != sorted(paths) or not all(map(count, written.values())):
         return "bytes written are not given for each output file"
+    digest = state.get("digest")
+    if not isinstance(digest, dict) or sorted(digest) != sorted(paths) or not all(map(count, digest.values())):
+        return "no digest of the rows written is given for each output file"
     mark = state.get("input")
-    if not isinstance(mark, dict) or not count(mark.get("bytes")) or not isinstance(mark.get("digest"), str):
+    # {} only before the first chunk is written: nothing was read yet
+    if mark != {} and (not isinstance(mark, dict) or not count(mark.get("bytes"))
+                       or not isinstance(mark.get("digest"), str)):
         return "what was read of the input is not given"
+    if mark == {} and state["records"]:
+        return "records are counted, but nothing was read of the input"
     if not isinstance(state.get("run"), dict):
         return "the run is not described"
+    if state.get("seal") != _seal(state):
+        return "changed since it was written: its counts, bytes or digest do not match its seal"
     return None
 
 
