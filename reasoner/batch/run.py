@@ -70,6 +70,7 @@ class Chunk:
     layout: str | None = None          # a CSV output's: wide (a row per event) or long (a row per event and ordinance)
     as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
     rows_folder: str | None = None     # where a worker on this machine writes the rows; None: in the result
+    time_limit: float | None = None    # seconds per record (`--time-limit`); past it the record is an error row
 
 
 @dataclass
@@ -135,7 +136,7 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
     return event, given, []
 
 
-def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
+def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
     """Body per (event, ordinance), from solver calls of about SOLVE_ATOMS shown atoms each: a worker's memory
     follows the size of the program it grounds, and an application shows five times the atoms of a small
     event. The first call of a process takes FIRST_SOLVE events, to learn how many atoms an event shows."""
@@ -143,18 +144,20 @@ def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     start = 0
     while start < len(events):
         size = FIRST_SOLVE if _shown["events"] == 0 else max(1, SOLVE_ATOMS * _shown["events"] // max(1, _shown["atoms"]))
-        found += _bodies(events[start:start + size], ordinances, timings)
+        found += _bodies(events[start:start + size], ordinances, timings, limit)
         start += size
     return found
 
 
-def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
-    """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception."""
+def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
+    """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception.
+    With a time limit per record, a call of n events has n times it: past that, each event is solved alone
+    within its own, and only the ones that still take longer fail."""
     from reasoner.conclusions import reader
     from reasoner.program import solve
 
     try:
-        symbols = solve(events, ordinances, timings=timings)
+        symbols = solve(events, ordinances, timings=timings, time_limit=None if limit is None else limit * len(events))
         start = perf_counter()
         found = reader(ordinances).read(symbols, len(events))
         timings["read"] += perf_counter() - start
@@ -164,7 +167,7 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     except Exception as error:  # noqa: BLE001 - isolated below, event by event
         if len(events) == 1:
             return [error] * len(ordinances)
-    return [body for event in events for body in _bodies([event], ordinances, timings)]
+    return [body for event in events for body in _bodies([event], ordinances, timings, limit)]
 
 
 def _csv_body(body: Any, layout: str) -> list[Any]:
@@ -210,7 +213,8 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     plain = [event for event in events if not getattr(event, "has_unknowns", False)]
     timings["validate"] = perf_counter() - start
     width = len(chunk.ordinances)
-    bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings), width) if plain else []
+    bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings, chunk.time_limit),
+                       width) if plain else []
 
     start = perf_counter()
     out: list[Any] = []
@@ -239,9 +243,11 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 continue
         elif event is not None:
             from reasoner.conclusions import evaluate_any
+            from reasoner.program import time_limit
 
             try:
-                results = evaluate_any([event], chunk.ordinances)
+                with time_limit(chunk.time_limit):
+                    results = evaluate_any([event], chunk.ordinances)
             except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
                 problems = [("", f"could not be evaluated: {error}")]
             else:
@@ -779,6 +785,7 @@ class BatchOptions:
     recycle_after: int | None = None      # chunks per worker process; default about RECYCLE_EVENTS events
     layout: str | None = None             # CSV output: wide (default) or long
     as_of: date | None = None             # evaluate every event under the law in force on this date
+    time_limit: float | None = None       # seconds per record; a record past it is an error row
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -842,7 +849,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
 
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
-                     options.as_of, rows_folder[0] if rows_folder else None)
+                     options.as_of, rows_folder[0] if rows_folder else None, options.time_limit)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 
