@@ -917,7 +917,7 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
     _with_law_date([], as_of)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers
-    if resume and not Path(output + ".part.state.json").exists():
+    if resume and not restart and not Path(output + ".part.state.json").exists():
         _say(f"{output}: no interrupted run to resume; starting from the first record")
     show = render.errors.is_terminal if show_progress is None else show_progress
     if show:

@@ -166,3 +166,9 @@ def test_a_run_stopped_before_its_first_chunk_is_started_over_by_a_plain_rerun(s
     result = _resume(source, out)
     assert result.exit_code == 0, result.output
     assert out.read_bytes() == _clean(source, tmp_path)
+
+
+def test_resume_with_restart_is_refused_in_one_line(source, tmp_path):
+    result = _resume(source, tmp_path / "out.jsonl", "--resume", "--restart")
+    assert result.exit_code == 2
+    assert result.output.splitlines() == ["error: --resume and --restart: give one of them"]
