@@ -38,3 +38,19 @@ def test_a_message_names_fields_not_the_validators_internals(tmp_path, old, new,
     assert said in result.output
     for internal in ("function-after", "EndRange", "None", ".datetime"):
         assert internal not in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be with its mark"])
+def test_evaluate_reads_utf16_yaml_as_the_batchs_folder_input_does(tmp_path, encoding):
+    text = open(EVENT, encoding="utf-8").read()
+    path = tmp_path / "event.yaml"
+    path.write_bytes(text.encode("utf-16") if encoding == "utf-16" else b"\xfe\xff" + text.encode("utf-16-be"))
+    plain = CliRunner().invoke(main, ["evaluate", EVENT, "-o", "gem", "--format", "json"])
+    wide = CliRunner().invoke(main, ["evaluate", str(path), "-o", "gem", "--format", "json"])
+    assert wide.exit_code == plain.exit_code == 0, wide.output
+    assert wide.stdout == plain.stdout
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    path.rename(folder / "event.yaml")
+    out = tmp_path / "out.jsonl"
+    assert CliRunner().invoke(main, ["batch", str(folder), "--out", str(out), "--workers", "0", "-o", "gem"]).exit_code == 0

@@ -533,10 +533,14 @@ def load_events(path: str | Path, light: bool = False) -> list["Event"]:
     `light`, valid events may come as light objects (parse_events)."""
     path = Path(path)
     raw = _read(path)
+    # YAML may be UTF-16 with its byte order mark, as the batch (PyYAML reading bytes) takes it; JSON is UTF-8
+    encoding = "utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) and path.suffix.lower() not in (
+        ".json", ".jsonl") else "utf-8-sig"
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        raise EventFileError(str(path), [("", f"not UTF-8 text (byte {error.start})")]) from None
+        name = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        raise EventFileError(str(path), [("", f"not {name} text (byte {error.start})")]) from None
     data = _parse(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
