@@ -57,6 +57,6 @@ def test_text_that_names_an_ordinance_shows_its_metadata(command: tuple[str, ...
 
 def test_the_web_api_lists_what_the_cli_lists() -> None:
     pytest.importorskip("fastapi")
-    from reasoner.web import library
+    from reasoner import service as library
 
     assert json.loads(json.dumps(library.ordinances())) == json.loads(_cli("ordinances", "--format", "json"))
