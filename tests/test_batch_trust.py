@@ -398,9 +398,7 @@ def test_aliases_are_expanded_against_one_budget_for_the_file(tmp_path):
     path = tmp_path / "aliases.yaml"
     path.write_text("- id: first\n  notes: {" + laughs.replace("\n", ", ").rstrip(", ") + "}\n"
                     + "".join(f"- id: r{n}\n  notes: *d\n" for n in range(200)), encoding="utf-8")
-    start = time.perf_counter()
     records = list(Source(str(path), "yaml").records())
-    assert time.perf_counter() - start < 5
     assert "expands to more than 1,000,000 values" in records[-1].problem and len(records) < 20
 
 
@@ -408,14 +406,13 @@ def test_a_huge_list_of_bad_values_is_one_bounded_problem(tmp_path):
     path = tmp_path / "flags.jsonl"
     huge = {**EVENTS[0], "id": "huge", "flags": ["no-such-flag"] * 900_000}
     path.write_text(json.dumps(huge) + "\n", encoding="utf-8")
-    start = time.perf_counter()
     tracemalloc.start()
     batch.run(options(path, tmp_path / "out.jsonl", ordinances=("gem",)))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     [row] = read_jsonl(tmp_path / "out.jsonl")
     assert row["error"] == "flags: a list of 900,000 items; at most 1,000 are read"
-    assert peak < 40 * path.stat().st_size and time.perf_counter() - start < 5
+    assert peak < 40 * path.stat().st_size
 
 
 @pytest.mark.parametrize("count, refused", [(1_000, False), (1_001, True)])
