@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,
+from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, check_bounds, parse_events, parse_text,
                                      unique_object)
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def load(events: Events, light: bool = False) -> list[Event]:
 
             found = load_events(events.path, light)
         else:
-            data = (_parse(events.source.removeprefix("\ufeff"), Path(name)) if events.source is not None
+            data = (parse_text(events.source.removeprefix("\ufeff"), Path(name)) if events.source is not None
                     else events.event)
             if data is None:
                 raise EventFileError(name, [("", "the file is empty")])
@@ -197,7 +197,7 @@ def chosen(names: Sequence[str] | None = (), unfinished: bool = False) -> tuple[
 
 def left_out(names: Sequence[str] | None = ()) -> tuple[str, ...]:
     """The ordinances not encoded yet, which "every ordinance" (no names) leaves out."""
-    from reasoner.law.vocabulary import unfinished_ordinances
+    from reasoner.law.ordinances import unfinished_ordinances
 
     return () if names else tuple(unfinished_ordinances())
 
@@ -211,7 +211,7 @@ def _with_filing_date(found: list[Event], filed: date | None, spelling: Spelling
         raise InputProblem(f"{spelling.filed}: {error}") from None
 
 
-def _within(seconds: float | None, work: Any) -> Any:
+def within(seconds: float | None, work: Any) -> Any:
     """`work`, given up after `seconds`: every solver call in it shares one limit (reasoner.program.time_limit)."""
     if seconds is None:
         return work()
@@ -230,11 +230,11 @@ def evaluate(events: Events, ordinances: Sequence[str] = (), filed: date | None 
              time_limit: float | None = None) -> list[dict[str, Any]]:
     """`reasoner evaluate`: every conclusion, one record per event and ordinance; `filed` checks that filing date
     instead of the events' application.filed."""
-    from reasoner.conclusions import evaluate_any
+    from reasoner.evaluate import evaluate_any
 
     names = chosen(ordinances)
     found = _with_filing_date(load(events, light=True), filed, events.spelling)
-    return _within(time_limit, lambda: evaluate_any(found, names))
+    return within(time_limit, lambda: evaluate_any(found, names))
 
 
 def _known_conclusion(conclusion: str | None, names: tuple[str, ...]) -> None:
@@ -259,7 +259,7 @@ def explain(events: Events, conclusion: str | None = None, ordinances: Sequence[
 
 def questions(events: Events, ordinances: Sequence[str] = ()) -> dict[str, Any]:
     """`reasoner questions`: the unknown facts that matter, most decisive first."""
-    from reasoner.modes.unknowns import questions as event_questions
+    from reasoner.unknowns import questions as event_questions
 
     event = one(events)
     return event_questions(event, chosen(ordinances))
@@ -395,7 +395,7 @@ def new(name: str, text_file: str | Path, root: str | Path = ".") -> dict[str, P
     """`reasoner new`: a new ordinance's files scaffolded from its text under the checkout `root`; the paths
     written (text, registry, encoding, scenarios)."""
     from reasoner.law.registry import all_registries
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
     from reasoner.quality.scaffold import ScaffoldError, scaffold
 
     taken = encoded_ordinances()
