@@ -108,6 +108,8 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             peak = people.expected_max.min if isinstance(people.expected_max, Range) else people.expected_max
             if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
                 value = Range(min=peak, max=value.max)
+            if path == "attendance.average" and value.max > people.peak_at_most:  # an average never exceeds the peak
+                value = Range(min=value.min, max=people.peak_at_most)
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
                                  sampled=sampled, ordered=True))
