@@ -208,3 +208,18 @@ def test_a_day_s_count_is_the_peak_of_the_session_that_opens_that_day():
 def test_an_event_peak_some_session_reaches_or_leaves_open_is_accepted(sessions):
     [e] = parse_events({"id": "f", "attendance": {"expected_max": 6000}, "schedule": {"sessions": sessions}}, "t")
     assert [s.expected_max for s in e.schedule.runs] == [s.get("expected_max") for s in sessions]
+
+
+@pytest.mark.parametrize("ordinance, sessions, name", [
+    # Village 6-16: a lunch break; its reading described a measure from start to end, not the rule applied
+    ("village", [("10:00", "12:00"), ("13:00", "15:00")], "assembly_over_two_hours_required"),
+    # Trempealeau 6.01(2)(a): a one-minute break ends the 12 consecutive hours
+    ("trempealeau", [("10:00", "16:00"), ("16:01", "23:00")], "break_ends_consecutive_hours"),
+])
+def test_a_break_that_ends_the_consecutive_hours_is_said_in_the_reading_applied(ordinance, sessions, name):
+    record = {"id": "b", "kinds": ["festival"], "attendance": {"expected_max": 3000}, "site": {"kind": "open_land"},
+              "schedule": {"sessions": [{"start": f"2027-07-17T{a}", "end": f"2027-07-17T{b}"} for a, b in sessions]}}
+    [result] = evaluate(parse_events(record, "t"), [ordinance])
+    assert result["status"] == "not_regulated"
+    [said] = [c["text"] for c in result["conclusions"] if c["kind"] == "interpretation" and c["name"] == name]
+    assert "break between sessions" in said and "ends" in said, said
