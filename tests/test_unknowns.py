@@ -324,3 +324,12 @@ def test_an_unknown_average_lies_at_most_at_the_peak(peak, status):
     assert record["status"] == status
     counted = [c.get("range") or [c["actual"]] for c in record["conclusions"] if c["kind"] == "reason" and c["name"] == "counted_at_least"]
     assert counted and max(max(r) for r in counted) == peak, counted
+
+
+def test_a_peak_left_open_is_its_largest_session_s_where_every_session_states_one():
+    e = parse_events({"id": "a", "attendance": {"expected_max": {"min": 2000, "max": 7000}},
+                      "schedule": {"sessions": [{"start": "2027-07-16T08:00", "end": "2027-07-17T06:00", "expected_max": 5000},
+                                                {"start": "2027-07-17T18:00", "end": "2027-07-17T21:00", "expected_max": 4000}]}}, "t")[0]
+    [record] = evaluate_uncertain(e, ["wyoming"])
+    [bond] = [c for c in record["conclusions"] if c["name"] == "bond_usd" and c["kind"] == "obligation"]
+    assert record["status"] == "permit_required" and bond["value"] == 5000 and bond["certainty"] == "certain", bond

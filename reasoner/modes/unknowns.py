@@ -101,6 +101,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
     stated_split = (people.female or 0) + (people.male or 0)
     for path, value in numbers.items():
         if isinstance(value, Range):
+            sessions = [s.expected_max for s in event.schedule.runs]
+            if path == "attendance.expected_max" and None not in sessions:  # the event's peak is its largest session's
+                value = Range(min=max(sessions), max=max(sessions))
             if path == "attendance.expected_max" and stated_split > value.min:
                 # A peak below the females and males stated is no possible completion (the model refuses a split
                 # above the range's maximum, so some values remain).
