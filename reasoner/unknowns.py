@@ -73,7 +73,7 @@ def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple
     people = event.attendance
     # Every stated amount a param may be added to, multiplied with or compared against (a site's capacity
     # plus a margin, a split of the peak, a provision against a rate).
-    known = (event.site.seating_capacity, event.site.capacity, people.female, people.male, people.board_finding,
+    known = (event.site.seating_capacity, event.site.capacity, event.site.sleeping_capacity, people.female, people.male, people.board_finding,
              people.max_tickets, *event.provisions.values())
     points = {value.min, value.max} | number_points(ordinances, known)
     return sorted(v for v in points if value.min <= v <= value.max), True
@@ -93,7 +93,7 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             atom = clingo.Function(SET_ATOMS[prefix], [e, clingo.Function(name)])
             found.append(Unknown(path, [(True, atom), (False, None)], flag_atom=atom))
     numbers = {"attendance.expected_max": event.attendance.expected_max, "attendance.total": event.attendance.total,
-               "attendance.average": event.attendance.average,
+               "attendance.average": event.attendance.average, "attendance.overnight": event.attendance.overnight,
                "site.seating_capacity": event.site.seating_capacity,
                "organizer.applicant_age": event.organizer.applicant_age,
                "organizer.person_in_charge_age": event.organizer.person_in_charge_age}
@@ -108,6 +108,8 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             peak = people.expected_max.min if isinstance(people.expected_max, Range) else people.expected_max
             if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
                 value = Range(min=peak, max=value.max)
+            if path == "attendance.overnight" and value.min == 0 and {"overnight_stay", "camping"} & set(event.flags):
+                value = Range(min=1, max=value.max)  # the flags say some stay
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
                                  sampled=sampled, ordered=True))
