@@ -52,10 +52,10 @@ from pathlib import Path
 
 from timing import publish, table
 
-from reasoner import batch
+from reasoner.batch import run as batch
 from reasoner.conclusions import evaluate
-from reasoner.loading import parse_events
-from reasoner.vocabulary import encoded_ordinances, vocabulary
+from reasoner.events.loading import parse_events
+from reasoner.law.vocabulary import encoded_ordinances, vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
@@ -229,7 +229,7 @@ def solver_ceiling(path: Path, work: Path, chunk_size: int, workers: int = 2) ->
     `workers` processes. No Python work per event at all, so no batch design can beat this figure."""
     import multiprocessing
 
-    from reasoner.atoms import facts_program
+    from reasoner.events.atoms import facts_program
 
     lines = path.read_text(encoding="utf-8").splitlines()
     files = []
@@ -346,7 +346,7 @@ def worker_cpu(path: Path, chunk_size: int, count: int = 6000) -> dict[str, floa
     """CPU microseconds per event of a worker's whole work (validate, facts, ground, solve, read, rows), in
     this one process, set up as a worker is, over the first `count` events, the first chunk left out (imports, cold caches): a
     figure the load of a shared machine barely moves, unlike wall time."""
-    from reasoner.batch_io import Record
+    from reasoner.batch.files import Record
 
     lines = path.read_bytes().splitlines()[:count]
     ordinances = encoded_ordinances()
@@ -500,8 +500,8 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             cold.append(time.perf_counter() - start)
-        from reasoner.loading import load_events
-        from reasoner.explain import explain
+        from reasoner.events.loading import load_events
+        from reasoner.modes.explain import explain
 
         [event] = load_events(EXAMPLE)
         explain(event, "trempealeau", "toilets")

@@ -8,7 +8,7 @@ Each variant runs as `python -m reasoner.cli` from a copy of its checkout's `rea
 temporary folder (so both sides run from the same kind of place): once with the bytecode compiled beforehand,
 as a wheel installs it or as any second run finds it, and once from source only (an editable install under
 PYTHONDONTWRITEBYTECODE, where Python compiles every module on every start). The first run of each fills the
-operating system's file cache and the reasoner's data cache (reasoner/datacache.py), as any earlier run would.
+operating system's file cache and the reasoner's data cache (reasoner/law/datacache.py), as any earlier run would.
 
 Wall time is what a person waits; CPU time (user + system of the process) is what the process itself did, and
 varies less on a shared machine. The last column compares each run with the same run of the baseline.

@@ -14,11 +14,11 @@ import argparse
 from timing import ROOT, median_ms, publish, table
 
 from reasoner.conclusions import evaluate_any
-from reasoner.explain import explain
-from reasoner.loading import load_events, parse_events
-from reasoner.unknowns import Completions, evaluate_uncertain, questions
-from reasoner.vocabulary import encoded_ordinances
-from reasoner.whatif import whatif
+from reasoner.modes.explain import explain
+from reasoner.events.loading import load_events, parse_events
+from reasoner.modes.unknowns import Completions, evaluate_uncertain, questions
+from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.modes.whatif import whatif
 
 UNKNOWN = ["flags.alcohol_sold", "flags.camping", "flags.amplified_sound", "flags.participation_fee", "flags.admission_fee",
            "flags.open_to_public", "flags.food_sold", "flags.uses_public_roads", "flags.fermented_malt_beverages_sold",

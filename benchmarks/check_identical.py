@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_batch import ROOT, baseline_checkout, write_events  # noqa: E402
 
-from reasoner.coverage import scenario_cases  # noqa: E402
+from reasoner.quality.coverage import scenario_cases  # noqa: E402
 
 
 def reasoner_command(checkout: Path, arguments: list[str], out: Path) -> bytes:

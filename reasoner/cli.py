@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:  # the event model is built on first use: `reasoner --help` need not pay for it
-    from .event import Event
+    from reasoner.events.model import Event
 
 # pydantic looks for plugins, through every installed distribution's entry points, when it builds its first model;
 # the reasoner uses none. Read by pydantic then, so set before (a setting of the user's own is kept).
@@ -27,10 +27,10 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 class _Render:
-    """reasoner.render on first use: rich takes some 50 ms to import, and JSON output never needs it."""
+    """reasoner.views.render on first use: rich takes some 50 ms to import, and JSON output never needs it."""
 
     def __getattr__(self, name: str) -> Any:
-        from . import render as module
+        from reasoner.views import render as module
 
         return getattr(module, name)
 
@@ -45,7 +45,7 @@ class _OrdinanceOption(click.Option):
     """--ordinance, whose help names the ordinances encoded, found when the help is shown (not at import)."""
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from .vocabulary import encoded_ordinances
+        from reasoner.law.vocabulary import encoded_ordinances
 
         *first, last = encoded_ordinances()
         self.help = f"{', '.join(first)} or {last}; repeat for several (default: every encoded one)."
@@ -65,7 +65,7 @@ def _apply_readings(ctx: click.Context, param: click.Parameter, values: tuple[st
     """--reading ORDINANCE.INTERPRETATION=READING: every program the command builds applies these readings."""
     if not values:
         return
-    from .program import UnknownReading, chosen_readings, parse_reading
+    from reasoner.program import UnknownReading, chosen_readings, parse_reading
 
     try:
         chosen = [parse_reading(value) for value in values]
@@ -130,8 +130,8 @@ class InputError(click.ClickException):
 
 def _load(path: str, light: bool = False) -> list[Event]:
     """The events of a file; with `light`, valid ones may come as light objects that only evaluation reads
-    (reasoner/eventplan.py: no pydantic on a cold start)."""
-    from .loading import EventFileError, load_events
+    (reasoner/events/plan.py: no pydantic on a cold start)."""
+    from reasoner.events.loading import EventFileError, load_events
 
     try:
         return load_events(path, light)
@@ -142,8 +142,8 @@ def _load(path: str, light: bool = False) -> list[Event]:
 def _ordinances(names: tuple[str, ...], unfinished: bool = False) -> tuple[str, ...]:
     """The ordinances named, or every encoded one; one not encoded yet only for `check` and `coverage`
     (`unfinished`), and said to be left out when it would have been among every one."""
-    from .program import UnknownOrdinance, check_ordinances
-    from .vocabulary import unfinished_ordinances
+    from reasoner.program import UnknownOrdinance, check_ordinances
+    from reasoner.law.vocabulary import unfinished_ordinances
 
     try:
         chosen = check_ordinances(names, unfinished)
@@ -157,7 +157,7 @@ def _ordinances(names: tuple[str, ...], unfinished: bool = False) -> tuple[str, 
 
 
 def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
-    from .eventrules import with_law_date
+    from reasoner.events.rules import with_law_date
 
     try:
         return with_law_date(events, as_of)
@@ -166,7 +166,7 @@ def _with_law_date(events: list[Event], as_of: date | None) -> list[Event]:
 
 
 def _with_filing_date(events: list[Event], filed: date | None) -> list[Event]:
-    from .eventrules import with_filing_date
+    from reasoner.events.rules import with_filing_date
 
     try:
         return with_filing_date(events, filed)
@@ -186,7 +186,7 @@ class TimeLimitExpired(click.ClickException):
 def _within(seconds: float | None, work: Any) -> Any:
     """Run `work`, giving up after `seconds`: every solver call of the evaluation shares one limit
     (the program layer's own, reasoner.program.time_limit)."""
-    from .program import SolveTimeout, time_limit
+    from reasoner.program import SolveTimeout, time_limit
 
     try:
         with time_limit(seconds):
@@ -242,7 +242,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
-    from .conclusions import evaluate_any as run
+    from reasoner.conclusions import evaluate_any as run
 
     chosen = _ordinances(ordinances)
     events = _with_law_date(_with_filing_date(_load(event_file, light=True), filed.date() if filed else None), as_of)
@@ -269,7 +269,7 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
 
     Example: reasoner explain facts/events/harvest-music-festival.yaml toilets -o trempealeau
     """
-    from .explain import explain as run, kind_problem, unknown_conclusion
+    from reasoner.modes.explain import explain as run, kind_problem, unknown_conclusion
 
     chosen = _ordinances(ordinances)
     event = _one_event(event_file, event_id, as_of)
@@ -299,7 +299,7 @@ def readings(event_file: str, ordinances: tuple[str, ...], event_id: str | None,
 
     Example: reasoner readings facts/events/compare-barn-wedding.yaml -o fulton
     """
-    from .readings import depends
+    from reasoner.modes.readings import depends
 
     chosen = _ordinances(ordinances)
     event = _one_event(event_file, event_id, as_of)
@@ -321,7 +321,7 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
     Example: reasoner clauses trempealeau "6.01(3)5"
     """
 
-    from .registry import registry
+    from reasoner.law.registry import registry
 
     chosen = _ordinances((ordinance,) if ordinance else ())
     if clause_id and clause_id not in registry(chosen[0]).clauses:
@@ -352,7 +352,7 @@ def clauses(ordinance: str | None, clause_id: str | None, history: bool, output_
             click.echo(f"  {row['text']}\n")
         return
     if output_format == "json":
-        from .registry import clauses_record
+        from reasoner.law.registry import clauses_record
 
         _dump(clauses_record(chosen, clause_id))
         return
@@ -373,9 +373,9 @@ def new_command(name: str, text_file: str, root: str) -> None:
 
     Example: reasoner new laramie --text laramie-county-wy.txt
     """
-    from .registry import all_registries
-    from .scaffold import ScaffoldError, scaffold
-    from .vocabulary import encoded_ordinances
+    from reasoner.law.registry import all_registries
+    from reasoner.quality.scaffold import ScaffoldError, scaffold
+    from reasoner.law.vocabulary import encoded_ordinances
 
     taken = encoded_ordinances()
     listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
@@ -404,7 +404,7 @@ def ordinances(output_format: str) -> None:
 
     Example: reasoner ordinances --format json
     """
-    from .registry import ordinance_record
+    from reasoner.law.registry import ordinance_record
 
     _emit([ordinance_record(name) for name in _ordinances(())], output_format, "print_ordinances")
 
@@ -418,7 +418,7 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
 
     Example: reasoner conclusions village
     """
-    from .catalog import catalog
+    from reasoner.modes.catalog import catalog
 
     data = [{"ordinance": name, "conclusions": list(catalog(name))} for name in _ordinances((ordinance,) if ordinance else ())]
     _emit(data, output_format, "print_catalog")
@@ -438,7 +438,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
     Example: reasoner report facts/events/harvest-music-festival.yaml -o trempealeau --out report.html
     """
-    from . import report as reporting
+    from reasoner.views import report as reporting
 
     chosen = _ordinances(ordinances)
     fmt = output_format or ("markdown" if output.lower().endswith((".md", ".markdown")) else "html")
@@ -450,7 +450,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
 
 
 def _one_event(event_file: str, event_id: str | None, as_of: date | None = None) -> Event:
-    from .eventrules import one_event
+    from reasoner.events.rules import one_event
 
     try:
         return one_event(_with_law_date(_load(event_file), as_of), event_id, event_file, "--event ID")
@@ -473,7 +473,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 
     Example: reasoner questions facts/events/unknown-festival.yaml -o trempealeau
     """
-    from .unknowns import questions as run
+    from reasoner.modes.unknowns import questions as run
 
     report = run(_one_event(event_file, event_id, as_of), _ordinances(ordinances))
     _emit(report, output_format, "print_questions")
@@ -499,8 +499,8 @@ def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: t
 
     Example: reasoner whatif facts/events/harvest-music-festival.yaml -o trempealeau --flip permit_required --keep attendance
     """
-    from .explain import unknown_conclusion
-    from .whatif import WhatIfError, whatif as run
+    from reasoner.modes.explain import unknown_conclusion
+    from reasoner.modes.whatif import WhatIfError, whatif as run
 
     if len(set(ordinance)) > 1:
         raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
@@ -521,7 +521,7 @@ def schema() -> None:
 
     Example: reasoner schema > event.schema.json
     """
-    from .event import Event as Model
+    from reasoner.events.model import Event as Model
 
     _dump(Model.model_json_schema())
 
@@ -537,7 +537,7 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
 
     Example: reasoner check -o trempealeau
     """
-    from .check import check as run
+    from reasoner.quality.check import check as run
 
     reports = run(_ordinances(ordinances, unfinished=True))
     if output_format == "json":
@@ -578,8 +578,8 @@ def coverage_command(scenarios: str, ordinances: tuple[str, ...], fail_under: fl
     """
     import yaml
 
-    from .coverage import ScenarioError, coverage as run
-    from .loading import EventFileError
+    from reasoner.quality.coverage import ScenarioError, coverage as run
+    from reasoner.events.loading import EventFileError
 
     chosen = _ordinances(ordinances, unfinished=True)
     if not Path(scenarios).is_dir():
@@ -638,7 +638,7 @@ def _one_ordinance(chosen: tuple[str, ...] | None) -> str:
 
 def _dates(text: str) -> list[date]:
     """--versions: dates written 2010-05-26, comma-separated, at least two."""
-    from .eventrules import within_dates
+    from reasoner.events.rules import within_dates
 
     found = []
     for part in (p.strip() for p in text.split(",")):
@@ -652,7 +652,7 @@ def _dates(text: str) -> list[date]:
 
 
 def _kinds(text: str | None) -> tuple[str, ...]:
-    from .compare import parse_kinds
+    from reasoner.modes.compare import parse_kinds
 
     try:
         return parse_kinds(text)
@@ -682,7 +682,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
 
     Example: reasoner compare facts/events/compare-county-fair.yaml --ordinances trempealeau,gem,fulton --format markdown
     """
-    from . import compare as comparison
+    from reasoner.modes import compare as comparison
 
     chosen = _chosen(ordinances, ordinance_list)
     events = _with_law_date(_load(event_file), as_of)
@@ -732,9 +732,9 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
 
     Example: reasoner sweep facts/events/harvest-music-festival.yaml --vary attendance=100..20000 --plot sweep.png
     """
-    from . import sweep as sweeping
+    from reasoner.modes import sweep as sweeping
 
-    from .vocabulary import vocabulary
+    from reasoner.law.vocabulary import vocabulary
 
     chosen = _chosen(ordinances, ordinance_list)
     for target in (samples_file, plot_file):  # refused before the work, not after it
@@ -751,7 +751,7 @@ def sweep(event_file: str, vary_spec: str, step: int | None, ordinances: tuple[s
     except sweeping.SweepError as error:
         raise InputError(f"{event_file}: {error}") from None
     if plot_file:
-        from .charts import PlotUnavailable, save_sweep_plot
+        from reasoner.views.charts import PlotUnavailable, save_sweep_plot
 
         try:
             save_sweep_plot(result, plot_file, names)
@@ -778,7 +778,7 @@ def thresholds(ordinances: tuple[str, ...], ordinance_list: str | None, output_f
 
     Example: reasoner thresholds --ordinances trempealeau,gem --format markdown
     """
-    from . import thresholds as numbers
+    from reasoner.modes import thresholds as numbers
 
     rows = numbers.thresholds(_chosen(ordinances, ordinance_list))
     _emit(rows, output_format, "print_thresholds", numbers)
@@ -797,7 +797,7 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
     Example: reasoner serve --port 8000
     """
     try:
-        from .web.app import serve as run
+        from reasoner.web.app import serve as run
     except ImportError as error:
         raise click.ClickException(f"{error}: reasoner serve needs pip install 'reasoner[web]'") from None
     run(host, port, time_limit, workers)
@@ -880,8 +880,8 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
            restart: bool, show_progress: bool | None, as_of: date | None = None) -> None:
     from contextlib import nullcontext
 
-    from . import batch as batching
-    from .batch_io import BatchFault, BatchInputError
+    from reasoner.batch import run as batching
+    from reasoner.batch.files import BatchFault, BatchInputError
 
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,

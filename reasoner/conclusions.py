@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import clingo
 
-from .reasons import reason_text
-from .program import solve
-from .schema import KIND_ORDER, OUTPUT
-from .vocabulary import record_heading, vocabulary
+from reasoner.modes.reasons import reason_text
+from reasoner.program import solve
+from reasoner.law.schema import KIND_ORDER, OUTPUT
+from reasoner.law.vocabulary import record_heading, vocabulary
 
-if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
-    from .event import Event
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
+    from reasoner.events.model import Event
 
 
 
@@ -534,7 +534,7 @@ def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[st
 
 
 def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/unknowns.py, imported
+    """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/modes/unknowns.py, imported
     only then: a cold `evaluate` of known facts does without it)."""
     results: list[dict[str, Any]] = []
     plain = [e for e in events if not e.has_unknowns]
@@ -543,7 +543,7 @@ def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dic
         for record in evaluate(plain, ordinances):
             by_id.setdefault(record["event"], []).append(record)
     if len(plain) < len(events):
-        from .unknowns import evaluate_uncertain
+        from reasoner.modes.unknowns import evaluate_uncertain
     for event in events:
         results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
     return results

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 import clingo
 from clingo import ast
 
-from .atoms import facts_program
-from .schema import INPUTS, OUTPUTS, PARAM
-from .vocabulary import (encoded_ordinances, encoding_path, ordinance_readings, ordinance_time_zones, ordinance_versions,
+from reasoner.events.atoms import facts_program
+from reasoner.law.schema import INPUTS, OUTPUTS, PARAM
+from reasoner.law.vocabulary import (encoded_ordinances, encoding_path, ordinance_readings, ordinance_time_zones, ordinance_versions,
                          package_path, unfinished_ordinances)
 
-if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/eventplan.py)
-    from .event import Event
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
+    from reasoner.events.model import Event
 
 # Keeps fact symbols out of the solver's internal tables: a large win on programs with many events.
 CLINGO_OPTIONS = ["--preserve-facts=symtab", "--warn=none"]

@@ -15,15 +15,15 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from reasoner import batch
-from reasoner.atoms import event_atoms, facts_program
-from reasoner.batch_io import CSV_COLUMNS, BatchInputError
+from reasoner.batch import run as batch
+from reasoner.events.atoms import event_atoms, facts_program
+from reasoner.batch.files import CSV_COLUMNS, BatchInputError
 from reasoner.cli import main
-from reasoner.loading import parse_events
+from reasoner.events.loading import parse_events
 from reasoner.program import Program, SolveTimeout, solve, time_limit
 from reasoner.conclusions import evaluate_any
-from reasoner.coverage import scenario_cases
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.quality.coverage import scenario_cases
+from reasoner.law.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -509,7 +509,7 @@ def test_evaluating_a_chunk_makes_no_reference_cycles(mixed):
     # work leaves nothing that reference counting cannot free, for valid events, unknown facts and bad records
     import gc
 
-    from reasoner.batch_io import Record
+    from reasoner.batch.files import Record
 
     def chunk(lines: list[str]) -> batch.Chunk:
         records = [Record("mixed.jsonl", number, line.encode()) for number, line in enumerate(lines, start=1)]

@@ -6,9 +6,9 @@ import csv
 import json
 import re
 
-from reasoner import batch
-from reasoner.batch_io import ordinance_obligations
-from reasoner.vocabulary import encoding_path, names
+from reasoner.batch import run as batch
+from reasoner.batch.files import ordinance_obligations
+from reasoner.law.vocabulary import encoding_path, names
 
 from test_batch import ORDINANCES, read_jsonl, scenario_events
 

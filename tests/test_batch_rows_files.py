@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from reasoner import batch
-from reasoner.batch_io import Record
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.batch import run as batch
+from reasoner.batch.files import Record
+from reasoner.law.vocabulary import encoded_ordinances
 
 from test_batch import assert_rows_match, read_jsonl, run_batch, mixed, scenario_events  # noqa: F401 - the fixture
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reasoner import batch
-from reasoner.batch_io import BatchFault, BatchInputError, Source
+from reasoner.batch import run as batch
+from reasoner.batch.files import BatchFault, BatchInputError, Source
 from reasoner.cli import main
 
 from test_batch import read_jsonl, scenario_events
@@ -419,7 +419,7 @@ def test_a_huge_list_of_bad_values_is_one_bounded_problem(tmp_path):
 
 @pytest.mark.parametrize("count, refused", [(1_000, False), (1_001, True)])
 def test_a_list_holds_at_most_a_thousand_items(count, refused):
-    from reasoner.loading import EventFileError, parse_events
+    from reasoner.events.loading import EventFileError, parse_events
 
     event = {**EVENTS[0], "kinds": ["fair"] * count}
     if refused:

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.event import Event
+from reasoner.events.model import Event
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
@@ -58,7 +58,7 @@ def test_filed_option_checks_another_filing_date():
 
 
 def test_without_ordinance_every_encoded_ordinance_is_evaluated():
-    from reasoner.vocabulary import encoded_ordinances
+    from reasoner.law.vocabulary import encoded_ordinances
 
     records = json.loads(run("evaluate", EXAMPLE, "--format", "json").output)
     assert [r["ordinance"] for r in records] == list(encoded_ordinances())
@@ -123,7 +123,7 @@ def test_every_command_has_help_text_and_an_example():
 
 
 def test_the_ordinance_option_names_every_encoded_ordinance():
-    from reasoner.vocabulary import encoded_ordinances
+    from reasoner.law.vocabulary import encoded_ordinances
 
     shown = " ".join(run("explain", "--help").output.split())  # the help wraps lines
     for name in encoded_ordinances():
@@ -197,9 +197,9 @@ def test_standard_input_is_read_once_and_json_on_it_is_read_as_json():
 
 def test_a_cold_evaluate_of_known_facts_does_without_the_unknown_facts_machinery_and_pydantic(tmp_path):
     # what a cold `reasoner evaluate` imports is its start-up time (benchmarks/bench_cold.py); the first run fills
-    # the data cache (the event plan of reasoner/eventplan.py among it), as any earlier run would
+    # the data cache (the event plan of reasoner/events/plan.py among it), as any earlier run would
     code = ("import sys\nfrom reasoner.cli import main\ntry:\n    main(['evaluate', sys.argv[1], '--format', 'json'])\n"
-            "except SystemExit:\n    pass\nprint(sorted(m for m in ('reasoner.unknowns', 'reasoner.registry', 'rich', 'pydantic')"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in ('reasoner.modes.unknowns', 'reasoner.law.registry', 'rich', 'pydantic')"
             " if m in sys.modules), file=sys.stderr)")
     environment = {**os.environ, "REASONER_CACHE": str(tmp_path)}
     for _ in range(2):

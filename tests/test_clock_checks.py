@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reasoner import clocks
+from reasoner.events import clocks
 
 
 def _full_answer(moment: datetime, occurrence: str | None) -> str | None:

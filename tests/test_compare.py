@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.compare import ALL_KINDS, compare, parse_kinds, table, upper_limits
+from reasoner.modes.compare import ALL_KINDS, compare, parse_kinds, table, upper_limits
 from reasoner.conclusions import evaluate
-from reasoner.loading import load_events, parse_events
+from reasoner.events.loading import load_events, parse_events
 from reasoner.program import encoding_text
-from reasoner.sweep import parse_vary, sweep
-from reasoner.thresholds import param_values, thresholds
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.modes.sweep import parse_vary, sweep
+from reasoner.modes.thresholds import param_values, thresholds
+from reasoner.law.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ROOT / "facts" / "events"
@@ -183,7 +183,7 @@ def test_thresholds_are_every_param_fact_of_the_encodings_with_its_registered_cl
 ])
 def test_params_of_one_clause_with_the_same_value_are_quoted_each_at_its_own_place(ordinance, name, before, after):
     """Where one clause writes a number twice for two params, each param's words are centred on its own place."""
-    from reasoner.thresholds import SNIPPET
+    from reasoner.modes.thresholds import SNIPPET
 
     [row] = [r for r in thresholds([ordinance]) if r["name"] == name]
     words = row["words"].strip("…")
@@ -250,7 +250,7 @@ def test_every_change_point_is_exact_and_none_is_missed():
     """Against brute force: every value of a small range evaluated one by one."""
     event, ordinances = probe(), ["village", "vermont"]
     result = sweep(event, "attendance=90..270", ordinances, step=60, max_steps=10_000)
-    from reasoner.sweep import vary_event
+    from reasoner.modes.sweep import vary_event
 
     vary = parse_vary("attendance=90..270")
     records = evaluate([vary_event(event, vary, x) for x in range(90, 271)], ordinances)

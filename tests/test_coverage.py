@@ -1,6 +1,6 @@
 """Clause coverage: the scenarios exercise every operative clause each encoding implements.
 
-A clause counts when a conclusion some case asserts rests on it (see reasoner/coverage.py); the suite
+A clause counts when a conclusion some case asserts rests on it (see reasoner/quality/coverage.py); the suite
 fails below 100%, listing the clauses no case exercises.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.coverage import coverage, measure, scenario_cases
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.quality.coverage import coverage, measure, scenario_cases
+from reasoner.law.vocabulary import encoded_ordinances
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -1,4 +1,4 @@
-"""Darkness read from the sun (reasoner/sun.py) at the corners of each registry's `extent`.
+"""Darkness read from the sun (reasoner/events/sun.py) at the corners of each registry's `extent`.
 
 "Hours of darkness" is read as from half an hour after sunset to half an hour before sunrise (each lighting
 clause's params darkness_after_sunset_minutes and darkness_before_sunrise_minutes). When an event file does not
@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from reasoner.program import law
-from reasoner.registry import registry
-from reasoner.sun import described, readings, session_darkness, sun_times
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.law.registry import registry
+from reasoner.events.sun import described, readings, session_darkness, sun_times
+from reasoner.law.vocabulary import encoded_ordinances
 
 YEARS = (2026, 2027, 2028, 2038)
 TOLERANCE = timedelta(minutes=3)
@@ -99,7 +99,7 @@ def test_exactly_the_texts_with_a_lighting_clause_read_darkness_and_state_their_
 
 
 def _session(start: str, end: str):
-    from reasoner.event import Session
+    from reasoner.events.model import Session
 
     return Session(start=datetime.fromisoformat(start), end=datetime.fromisoformat(end))
 
@@ -146,9 +146,9 @@ def test_the_village_extent_is_all_of_wisconsin_so_evenings_differ_by_about_fort
 
 @pytest.mark.parametrize("ordinance", sorted(LIGHTING))
 def test_the_bounds_that_spare_the_exact_sun_hold_every_day(ordinance):
-    """reasoner/sun.py decides a session clear of darkness from bounds carried from every 8th day: each day's exact
+    """reasoner/events/sun.py decides a session clear of darkness from bounds carried from every 8th day: each day's exact
     darkness, at every corner, lies within them, and a session decided by them gets the exact answer."""
-    from reasoner import sun
+    from reasoner.events import sun
 
     for year in YEARS:
         day = date(year, 1, 1)
@@ -207,7 +207,7 @@ def _notes(record: dict) -> set[str]:
 @pytest.mark.parametrize("ordinance", sorted(LIGHTING))
 def test_each_lighting_clause_says_how_darkness_was_read(ordinance):
     from reasoner.conclusions import evaluate
-    from reasoner.loading import parse_events
+    from reasoner.events.loading import parse_events
 
     earliest, latest = _dark_from(ordinance, date(2027, 6, 26))
     after = max(latest + timedelta(minutes=10), datetime(2027, 6, 26, 22)).strftime("%H:%M")  # 20 hours for Wyoming
@@ -227,8 +227,8 @@ def test_each_lighting_clause_says_how_darkness_was_read(ordinance):
 
 
 def test_the_explanation_of_the_lighting_duty_gives_the_reading():
-    from reasoner.explain import explain
-    from reasoner.loading import parse_events
+    from reasoner.modes.explain import explain
+    from reasoner.events.loading import parse_events
 
     [event] = parse_events(_festival("23:00", start="10:00"), "test")
     report = explain(event, "gem", "illumination_footcandles")

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from reasoner import datacache
-from reasoner.registry import _checked, registry
-from reasoner.vocabulary import encoded_ordinances, package_path, registry_path
+from reasoner.law import datacache
+from reasoner.law.registry import _checked, registry
+from reasoner.law.vocabulary import encoded_ordinances, package_path, registry_path
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_a_registry_with_a_problem_is_refused_every_time_not_cached(tmp_path, ca
     broken.write_text(registry_path("gem").read_text().replace("jurisdiction:", "jurisdiction_:", 1))
     for _ in range(2):
         with pytest.raises(ValueError, match="jurisdiction"):
-            datacache.cached("registry-gem", [broken], "reasoner.registry", lambda: _checked(broken, "gem"))
+            datacache.cached("registry-gem", [broken], "reasoner.law.registry", lambda: _checked(broken, "gem"))
     assert not list(cache_folder.glob("*.pickle"))
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.loading import EventFileError, load_events
+from reasoner.events.loading import EventFileError, load_events
 
 BAD = Path(__file__).parent / "bad_events"
 EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
@@ -83,7 +83,7 @@ def _field_paths(model, prefix=""):
 
 
 def test_every_field_of_the_event_format_is_documented():
-    from reasoner.event import Event
+    from reasoner.events.model import Event
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "event-format.md").read_text(encoding="utf-8")
     undocumented = [p for p in _field_paths(Event) if p not in doc and p.rsplit(".", 1)[-1] not in doc]
@@ -92,7 +92,7 @@ def test_every_field_of_the_event_format_is_documented():
 
 @pytest.mark.parametrize("split", [{"female": 2000}, {"male": 1001}])
 def test_one_sex_alone_cannot_exceed_the_peak(split):
-    from reasoner.loading import parse_events
+    from reasoner.events.loading import parse_events
 
     record = {"id": "x", "attendance": {"expected_max": 1000, **split},
               "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-17T23:00"}}

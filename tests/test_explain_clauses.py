@@ -13,10 +13,10 @@ from pathlib import Path
 import clingo
 import pytest
 
-from reasoner.explain import cited_clause, explain, load_rules
-from reasoner.loading import load_events
-from reasoner.registry import registry
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.modes.explain import cited_clause, explain, load_rules
+from reasoner.events.loading import load_events
+from reasoner.law.registry import registry
+from reasoner.law.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "facts" / "events").glob("*.yaml"))
@@ -79,7 +79,7 @@ def test_a_rule_that_writes_its_clause_writes_its_blocks(ordinance):
 ])
 def test_a_step_quotes_the_words_of_the_version_in_force(law_date, version, words):
     """Connecticut 19a-440: before P.A. 10-92 the governing body revoked; its 2010 words are not quoted then."""
-    from reasoner.loading import parse_events
+    from reasoner.events.loading import parse_events
 
     year = law_date[:4]
     [event] = parse_events({"id": "ct", "attendance": {"expected_max": 3500, "average": 2500},

@@ -9,11 +9,11 @@ from pathlib import Path
 import clingo
 import pytest
 
-from reasoner.explain import explain
-from reasoner.loading import load_events
+from reasoner.modes.explain import explain
+from reasoner.events.loading import load_events
 from reasoner.conclusions import evaluate_any
-from reasoner.vocabulary import encoded_ordinances
-from reasoner.wording import duration, instant
+from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.modes.wording import duration, instant
 from test_explain_words import printed, sentences
 
 EVENTS = sorted((Path(__file__).parent.parent / "facts" / "events").glob("*.yaml"))
@@ -84,12 +84,12 @@ def test_the_spring_forward_night_is_explained_in_real_time():
 
 
 def load_events_from(record):
-    from reasoner.loading import parse_events
+    from reasoner.events.loading import parse_events
 
     return parse_events(record, "test")
 
 
 def test_an_instant_without_a_zone_in_its_atom_is_shown_in_utc_not_as_a_number():
-    from reasoner.wording import INSTANT, Wording
+    from reasoner.modes.wording import INSTANT, Wording
 
     assert Wording("e", {}).value(clingo.Number(CHICAGO_2027_03_14_0130), INSTANT) == "2027-03-14 07:30 UTC"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reasoner.catalog import catalog
+from reasoner.modes.catalog import catalog
 from reasoner.cli import main
 
 HARVEST = Path(__file__).resolve().parents[1] / "facts" / "events" / "harvest-music-festival.yaml"

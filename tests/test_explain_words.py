@@ -10,10 +10,10 @@ import pytest
 import yaml
 from rich.console import Console
 
-from reasoner import render
-from reasoner.coverage import deep_merge
-from reasoner.explain import explain
-from reasoner.loading import parse_events
+from reasoner.views import render
+from reasoner.quality.coverage import deep_merge
+from reasoner.modes.explain import explain
+from reasoner.events.loading import parse_events
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SAMPLE = 4  # every fourth case of each ordinance, and every case that expects an absence (why-not)
@@ -115,7 +115,7 @@ def test_a_corporations_signer_details_carry_its_articles_and_stockholders(ordin
     signer_details, and said for a corporation only, with the share from the param."""
     from reasoner.conclusions import evaluate
     from reasoner.program import law
-    from reasoner.registry import registry
+    from reasoner.law.registry import registry
 
     clause = CORPORATE_DISCLOSURE[ordinance]
     [share] = [value for o, name, value, c in law((ordinance,)).params if name == "stockholder_disclosure_percent"]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from reasoner.conclusions import evaluate
-from reasoner.loading import parse_events
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.events.loading import parse_events
+from reasoner.law.vocabulary import encoded_ordinances
 
 # (An id with a newline or other control character is refused outright: tests/test_event_file.py.)
 HOSTILE_IDS = ['x"). license_required(y', 'a). #include "/etc/passwd".', "b :- c.", "#script (python) import os #end.",

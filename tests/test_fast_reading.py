@@ -1,4 +1,4 @@
-"""The pydantic-free reader of a cold `evaluate` (reasoner/eventplan.py) against the pydantic models it is compiled
+"""The pydantic-free reader of a cold `evaluate` (reasoner/events/plan.py) against the pydantic models it is compiled
 from: whatever it accepts, pydantic accepts too, as an event with the same values and the same facts; whatever
 it is not sure of, loading reads through pydantic, with the same messages as without it.
 
@@ -17,16 +17,16 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-import reasoner.event as event_module
+import reasoner.events.model as event_module
 
-from reasoner.atoms import event_facts
+from reasoner.events.atoms import event_facts
 from reasoner.conclusions import evaluate
-from reasoner.coverage import scenario_cases
-from reasoner.event import Event
-from reasoner.eventplan import LightPart, compile_plan, plan, read_event, read_events
-from reasoner.eventrules import with_filing_date, with_law_date
-from reasoner.loading import EventFileError, _fields_at, _parse, load_events, parse_events
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.quality.coverage import scenario_cases
+from reasoner.events.model import Event
+from reasoner.events.plan import LightPart, compile_plan, plan, read_event, read_events
+from reasoner.events.rules import with_filing_date, with_law_date
+from reasoner.events.loading import EventFileError, _fields_at, _parse, load_events, parse_events
+from reasoner.law.vocabulary import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT_FILES = sorted((ROOT / "facts" / "events").glob("*.yaml"))

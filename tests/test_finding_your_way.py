@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reasoner.catalog import catalog
+from reasoner.modes.catalog import catalog
 from reasoner.cli import main
-from reasoner.loading import load_events
+from reasoner.events.loading import load_events
 from reasoner.conclusions import evaluate_any
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.law.vocabulary import encoded_ordinances
 
 EVENTS = sorted((Path(__file__).parent.parent / "facts" / "events").glob("*.yaml"))
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.loading import EventFileError, parse_events
+from reasoner.events.loading import EventFileError, parse_events
 from reasoner.conclusions import evaluate_any
 
 EVENT = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 3000},

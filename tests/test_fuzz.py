@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.event import Event
-from reasoner.loading import EventFileError, load_events, parse_events
-from reasoner.loading import MAX_EVENTS, MAX_FILE_BYTES
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.events.model import Event
+from reasoner.events.loading import EventFileError, load_events, parse_events
+from reasoner.events.loading import MAX_EVENTS, MAX_FILE_BYTES
+from reasoner.law.vocabulary import encoded_ordinances
 from test_properties import event_files, event_records, examples
 
 ORDINANCES = encoded_ordinances()

@@ -7,8 +7,8 @@ import json
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.explain import explain
-from reasoner.loading import parse_events
+from reasoner.modes.explain import explain
+from reasoner.events.loading import parse_events
 
 WEDDING = {"id": "farm-wedding", "kinds": ["wedding"], "attendance": {"expected_max": 800},
            "schedule": {"start": "2027-06-12T15:00", "end": "2027-06-13T00:30"}, "site": {"kind": "open_land"}}

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.registry import registry
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.law.registry import registry
+from reasoner.law.vocabulary import encoded_ordinances
 
 # The level each text states, read off the texts by hand; every ordinance the registry holds must be listed here.
 LEVELS = {"trempealeau": "county", "village": "village", "vermont": "town", "gem": "county", "fulton": "town",

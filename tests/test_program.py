@@ -12,11 +12,11 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.loading import load_events
+from reasoner.events.loading import load_events
 from reasoner.program import Program, SolveTimeout, law, time_limit
-from reasoner.schema import INPUTS, OUTPUTS, named_outputs
-from reasoner.vocabulary import encoded_ordinances, encodings_folder
-from reasoner.whatif import WhatIfError, whatif
+from reasoner.law.schema import INPUTS, OUTPUTS, named_outputs
+from reasoner.law.vocabulary import encoded_ordinances, encodings_folder
+from reasoner.modes.whatif import WhatIfError, whatif
 
 ROOT = Path(__file__).resolve().parent.parent
 HARVEST = ROOT / "facts" / "events" / "harvest-music-festival.yaml"

@@ -28,12 +28,12 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from reasoner.atoms import facts_program
-from reasoner.clocks import exists_once
+from reasoner.events.atoms import facts_program
+from reasoner.events.clocks import exists_once
 from reasoner.conclusions import evaluate, results_from_symbols
-from reasoner.loading import parse_events
+from reasoner.events.loading import parse_events
 from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, reading_facts, zone_facts
-from reasoner.vocabulary import encoded_ordinances, names
+from reasoner.law.vocabulary import encoded_ordinances, names
 
 ORDINANCES = encoded_ordinances()
 SCALE = float(os.environ.get("REASONER_FUZZ_SCALE", "1"))
@@ -270,7 +270,7 @@ def test_an_exemption_never_adds_an_obligation(records):
 
 def test_no_exemption_in_the_scenarios_adds_an_obligation():
     """The same property over every scenario case, so each exemption the scenarios reach is checked."""
-    from reasoner.coverage import scenario_cases
+    from reasoner.quality.coverage import scenario_cases
 
     cases = scenario_cases(Path(__file__).parent / "scenarios")
     records = [{**case.record, "id": f"case-{number}"} for number, case in enumerate(cases)]
@@ -365,7 +365,7 @@ def at_attendance(record: dict, people: int, event_id: str) -> dict:
 def quantity_bases() -> dict[tuple[str, str], dict]:
     """For every (ordinance, obligation) with a quantity rule, a scenario event that reaches it, at any attendance
     of those tried."""
-    from reasoner.coverage import scenario_cases
+    from reasoner.quality.coverage import scenario_cases
 
     bases: dict[tuple[str, str], dict] = {}
     cases = scenario_cases(Path(__file__).parent / "scenarios")
@@ -446,6 +446,6 @@ def test_every_quantity_is_exact_over_the_whole_range_of_attendance_and_provisio
 
 
 def base_unit(name: str) -> str | None:
-    from reasoner.vocabulary import vocabulary
+    from reasoner.law.vocabulary import vocabulary
 
     return vocabulary()["obligations"].get(name, {}).get("unit")

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from test_batch import scenario_events
 
 from reasoner.conclusions import Reader, _key_text, _merge, _read, _status, _value, _values_of_text, json_text
-from reasoner.loading import parse_events
-from reasoner.registry import registry
+from reasoner.events.loading import parse_events
+from reasoner.law.registry import registry
 from reasoner.program import solve
-from reasoner.vocabulary import encoded_ordinances
+from reasoner.law.vocabulary import encoded_ordinances
 
 ORDINANCES = encoded_ordinances()
 

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.loading import parse_events
+from reasoner.events.loading import parse_events
 from reasoner.program import chosen_readings
 from reasoner.program import solve
-from reasoner.readings import atom_keys, depends
-from reasoner.vocabulary import ordinance_readings
+from reasoner.modes.readings import atom_keys, depends
+from reasoner.law.vocabulary import ordinance_readings
 
 WEDDING = {"id": "farm-wedding", "kinds": ["wedding"], "attendance": {"expected_max": 800},
            "schedule": {"start": "2027-07-10T14:00", "end": "2027-07-10T23:00"},

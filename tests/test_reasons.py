@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.coverage import scenario_cases
-from reasoner.loading import parse_events
-from reasoner.reasons import reason_text
+from reasoner.quality.coverage import scenario_cases
+from reasoner.events.loading import parse_events
+from reasoner.modes.reasons import reason_text
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.registry import registry
+from reasoner.law.registry import registry
 from reasoner.program import encoding_text
-from reasoner.vocabulary import encoded_ordinances, text_path
+from reasoner.law.vocabulary import encoded_ordinances, text_path
 
 # The ordinance texts travel with the project (encodings/NAME.txt, beside the rules and the registry), so the
 # verbatim check runs on every clone; where the team's shared copy (under the name the registry's `source:`
@@ -72,7 +72,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_every_conclusion_about_a_bundled_example_cites_a_registered_clause(path):
     from reasoner.conclusions import evaluate
-    from reasoner.loading import load_events
+    from reasoner.events.loading import load_events
 
     for result in evaluate(load_events(path), ORDINANCES):
         clauses = registry(result["ordinance"]).clauses

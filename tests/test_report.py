@@ -94,8 +94,8 @@ def test_the_page_is_titled_by_the_event_name_and_opens_with_its_facts(tmp_path)
 
 
 def test_the_summary_lists_every_session_and_a_range(tmp_path):
-    from reasoner.event import Event
-    from reasoner.report import facts
+    from reasoner.events.model import Event
+    from reasoner.views.report import facts
 
     event = Event.model_validate({"id": "x", "attendance": {"expected_max": {"min": 900, "max": 1200}, "total": 4000},
                                   "schedule": {"daily": {"first_day": "2027-08-06", "last_day": "2027-08-07",

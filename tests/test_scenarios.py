@@ -1,6 +1,6 @@
 """Table-driven scenarios: tests/scenarios/<ordinance>.yaml, one case per sentence of the law.
 
-Each case (its `event` merged over the file's `base`, read by reasoner.coverage.scenario_cases, the one
+Each case (its `event` merged over the file's `base`, read by reasoner.quality.coverage.scenario_cases, the one
 reader of the format) is evaluated under that file's ordinance; the test checks `permit_required`/`status`,
 that every conclusion in `expect` appears (matching on the keys it gives) and that none in `absent` does.
 """
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from reasoner.conclusions import evaluate
-from reasoner.coverage import scenario_cases
-from reasoner.loading import parse_events
+from reasoner.quality.coverage import scenario_cases
+from reasoner.events.loading import parse_events
 from reasoner.program import chosen_readings
 
 SCENARIOS = Path(__file__).parent / "scenarios"

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reasoner.conclusions import evaluate
-from reasoner.explain import explain
-from reasoner.loading import EventFileError, parse_events
-from reasoner.vocabulary import encoded_ordinances
-from reasoner.whatif import whatif
+from reasoner.modes.explain import explain
+from reasoner.events.loading import EventFileError, parse_events
+from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.modes.whatif import whatif
 
 ORDINANCES = list(encoded_ordinances())
 DAY = datetime(2027, 7, 16)
@@ -95,8 +95,8 @@ def test_the_explanation_names_the_stretch_that_lasts_twelve_hours():
     ("2027-11-07T00:30", "2027-11-07T01:30", "later", 120),
 ])
 def test_durations_count_real_time_in_each_ordinance_zone(start, end, occurrence, minutes):
-    from reasoner.atoms import event_facts
-    from reasoner.vocabulary import ordinance_time_zones
+    from reasoner.events.atoms import event_facts
+    from reasoner.law.vocabulary import ordinance_time_zones
 
     record = {"id": "dst", "attendance": {"expected_max": 10},
               "schedule": {"start": start, "end": end, **({"end_occurrence": occurrence} if occurrence else {})}}
@@ -132,7 +132,7 @@ def test_whatif_says_which_session_to_shorten():
 
 
 def test_a_total_range_is_reasoned_over():
-    from reasoner.unknowns import evaluate_uncertain
+    from reasoner.modes.unknowns import evaluate_uncertain
 
     record = {"id": "x", "attendance": {"expected_max": 400, "total": {"min": 450, "max": 600}}, "kinds": ["festival"],
               "schedule": {"daily": {"first_day": "2027-08-13", "last_day": "2027-08-15", "open": "12:00", "close": "22:00"}}}
@@ -143,7 +143,7 @@ def test_a_total_range_is_reasoned_over():
 
 
 def test_batch_reads_the_daily_shorthand_from_csv_columns_and_sessions_from_jsonl(tmp_path):
-    from reasoner.batch import BatchOptions, run
+    from reasoner.batch.run import BatchOptions, run
 
     csv_in = tmp_path / "in.csv"
     csv_in.write_text("id,attendance.expected_max,schedule.daily.first_day,schedule.daily.last_day,schedule.daily.open,"
@@ -191,7 +191,7 @@ def test_a_day_s_count_is_the_peak_of_the_session_that_opens_that_day():
     [e] = parse_events({"id": "f", "attendance": {"expected_max": 6000},
                         "schedule": {"daily": {**FAIR_DAYS, "expected_max": {"2027-08-13": 4999}}}}, "t")
     assert [s.expected_max for s in e.schedule.runs] == [None, 4999, None]
-    from reasoner.atoms import event_atoms
+    from reasoner.events.atoms import event_atoms
 
     counts = [str(a) for a in event_atoms(1, e) if a.name == "session_attendance"]
     assert counts == [f"session_attendance(1,{datetime(2027, 8, 13).toordinal()},180,4999)"]

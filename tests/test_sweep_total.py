@@ -9,8 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.loading import parse_events
-from reasoner.sweep import parse_vary, vary_event
+from reasoner.events.loading import parse_events
+from reasoner.modes.sweep import parse_vary, vary_event
 
 FAIR = Path(__file__).resolve().parents[1] / "facts" / "events" / "three-day-county-fair.yaml"   # 6,000 peak, 15,000 total
 

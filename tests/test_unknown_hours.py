@@ -9,13 +9,13 @@ from datetime import datetime, timedelta
 import pytest
 from click.testing import CliRunner
 
-from reasoner.sun import end_minutes, readings
+from reasoner.events.sun import end_minutes, readings
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.loading import EventFileError, parse_events
-from reasoner.unknowns import evaluate_uncertain, questions, unknowns_of
-from reasoner.vocabulary import encoded_ordinances
-from reasoner.whatif import whatif
+from reasoner.events.loading import EventFileError, parse_events
+from reasoner.modes.unknowns import evaluate_uncertain, questions, unknowns_of
+from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.modes.whatif import whatif
 
 ORDINANCES = encoded_ordinances()
 BASE = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 2600},

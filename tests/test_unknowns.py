@@ -12,11 +12,11 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.conclusions import evaluate
-from reasoner.event import Event, Range
-from reasoner.loading import parse_events
-from reasoner.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
-from reasoner.vocabulary import encoded_ordinances
-from reasoner.whatif import whatif
+from reasoner.events.model import Event, Range
+from reasoner.events.loading import parse_events
+from reasoner.modes.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
+from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.modes.whatif import whatif
 
 ORDINANCES = encoded_ordinances()
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +42,7 @@ def completions(e: Event) -> list[Event]:
         if path == "schedule.darkness":
             choices.append([(path, True), (path, False)])
         elif path == "site.kind":
-            from reasoner.vocabulary import names
+            from reasoner.law.vocabulary import names
             choices.append([(path, k) for k in names("site_kinds")])
         else:
             choices.append([(path, True), (path, False)])
@@ -205,7 +205,7 @@ def test_whatif_can_make_a_conclusion_hold():
 
 
 def test_whatif_refuses_unknown_groups():
-    from reasoner.whatif import WhatIfError
+    from reasoner.modes.whatif import WhatIfError
 
     with pytest.raises(WhatIfError):
         whatif(event(), "trempealeau", "permit_required", keep=("weather",))
@@ -229,7 +229,7 @@ def test_cli_questions_whatif_and_uncertain_evaluate():
 
 
 def test_an_unknown_path_that_is_not_a_fact_is_refused():
-    from reasoner.loading import EventFileError
+    from reasoner.events.loading import EventFileError
 
     with pytest.raises(EventFileError, match="not a fact that can be unknown"):
         event(unknown=["flags.free_beer"])
@@ -240,7 +240,7 @@ def test_an_unknown_path_that_is_not_a_fact_is_refused():
 @pytest.mark.parametrize("split, lowest", [({"male": 450}, 450), ({"female": 120, "male": 330}, 450), ({"female": 10}, 400)])
 def test_a_peak_below_the_stated_split_is_no_completion(split, lowest):
     """450 males stated: the peak is at least 450, though the range says 400..500."""
-    from reasoner.unknowns import unknowns_of
+    from reasoner.modes.unknowns import unknowns_of
 
     e = event(attendance={"expected_max": {"min": 400, "max": 500}, **split})
     [attendance] = [u for u in unknowns_of(e, 1, tuple(ORDINANCES)) if u.path == "attendance.expected_max"]

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.explain import Explainer, explain
-from reasoner.loading import parse_events
+from reasoner.modes.explain import Explainer, explain
+from reasoner.events.loading import parse_events
 
 from test_unknowns import completions
 
@@ -127,7 +127,7 @@ def test_cli_explain_of_the_unknown_festival_is_quick_and_says_possible():
 # ---------------------------------------------------------------- whatif
 
 def _changed(e, changes):
-    from reasoner.event import Event
+    from reasoner.events.model import Event
 
     data = e.model_dump(mode="python")
     for change in changes:
@@ -154,7 +154,7 @@ WHATIF_CASES = [
 
 @pytest.mark.parametrize("sentence, changes, ordinance, conclusion, now, after", WHATIF_CASES, ids=[c[0] for c in WHATIF_CASES])
 def test_whatif_over_unknowns_changes_known_facts_and_holds_in_every_completion(sentence, changes, ordinance, conclusion, now, after):
-    from reasoner.whatif import whatif
+    from reasoner.modes.whatif import whatif
 
     e = event(**changes)
     report = whatif(e, ordinance, conclusion)
@@ -166,7 +166,7 @@ def test_whatif_over_unknowns_changes_known_facts_and_holds_in_every_completion(
 
 
 def test_whatif_of_a_possible_conclusion_names_the_unknown_that_decides_it():
-    from reasoner.whatif import whatif
+    from reasoner.modes.whatif import whatif
 
     e = event(unknown=["flags.alcohol_sold"])
     report = whatif(e, "vermont", "liquor_permit")
@@ -194,7 +194,7 @@ def test_cli_whatif_of_the_unknown_festival():
 # ---------------------------------------------------------------- questions, compare, sweep
 
 def test_questions_name_the_conclusions_each_answer_settles():
-    from reasoner.unknowns import questions
+    from reasoner.modes.unknowns import questions
 
     e = event(attendance={"expected_max": {"min": 1990, "max": 2010}}, unknown=["flags.alcohol_sold"])
     report = questions(e, ["trempealeau", "vermont"])
@@ -214,7 +214,7 @@ def test_questions_name_the_conclusions_each_answer_settles():
 
 
 def test_compare_of_an_event_with_unknowns_marks_possible_cells():
-    from reasoner.compare import compare
+    from reasoner.modes.compare import compare
 
     [table] = compare([event(unknown=["flags.alcohol_sold"])], ["trempealeau", "vermont"], ("status", "obligation"))
     rows = {(r["kind"], r["name"]): r for r in table["rows"]}
@@ -232,15 +232,15 @@ def test_compare_of_an_event_with_unknowns_marks_possible_cells():
 
 
 def test_sweep_of_an_event_with_unknowns_reports_certain_and_possible_change_points():
-    from reasoner.sweep import sweep
+    from reasoner.modes.sweep import sweep
 
     result = sweep(event(unknown=["flags.alcohol_sold"]), "attendance=1900..2100", ["trempealeau", "vermont"])
     assert result.first("trempealeau") == 2000
     liquor = [c for c in result.changes if c["name"] == "liquor_permit"]
     assert all("(possible)" in (c["after"] or c["before"]) for c in liquor)
     # brute force at both sides of the point: the status over the completions
-    from reasoner.unknowns import evaluate_uncertain
-    from reasoner.sweep import vary_event, parse_vary
+    from reasoner.modes.unknowns import evaluate_uncertain
+    from reasoner.modes.sweep import vary_event, parse_vary
 
     vary = parse_vary("attendance=1900..2100")
     statuses = [evaluate_uncertain(vary_event(event(unknown=["flags.alcohol_sold"]), vary, x), ["trempealeau"])[0]["status"]

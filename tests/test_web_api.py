@@ -14,9 +14,9 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[test]'")
 
 from reasoner.cli import main  # noqa: E402
-from reasoner.loading import load_events  # noqa: E402
-from reasoner.render import printable  # noqa: E402
-from reasoner.vocabulary import encoded_ordinances  # noqa: E402
+from reasoner.events.loading import load_events  # noqa: E402
+from reasoner.views.render import printable  # noqa: E402
+from reasoner.law.vocabulary import encoded_ordinances  # noqa: E402
 from web_server import running_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

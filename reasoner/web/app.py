@@ -28,8 +28,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import library
-from .workers import Busy, Pool, TimeLimit
+from reasoner import service as library
+from reasoner.web.workers import Busy, Pool, TimeLimit
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 2 * 1024 * 1024   # an event file of about 2,000 events; `reasoner batch` takes more

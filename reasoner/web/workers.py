@@ -13,7 +13,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
-from ..processes import start_forkserver
+from reasoner.batch.processes import start_forkserver
 
 
 class TimeLimit(Exception):
@@ -26,7 +26,7 @@ class Busy(Exception):
 
 def _serve(connection: Connection) -> None:
     """A worker's loop: run each (command, request) and send back (True, result) or (False, exception)."""
-    from . import library
+    from reasoner import service as library
 
     while True:
         try:
@@ -66,7 +66,7 @@ class Pool:
     def __init__(self, size: int, time_limit: float):
         self.time_limit = time_limit
         self._context = multiprocessing.get_context("forkserver")
-        start_forkserver(self._context, ["reasoner.web.library"])
+        start_forkserver(self._context, ["reasoner.service"])
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()

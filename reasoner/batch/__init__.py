@@ -1,0 +1,1 @@
+"""Many events from files: their sources, worker processes, checkpoints and rows."""

@@ -1,0 +1,1 @@
+"""Events: the event file's model and rules, its loading, its clocks and sun, and its atoms."""

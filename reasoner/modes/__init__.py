@@ -1,0 +1,1 @@
+"""The analysis modes over the solver's answers: explain, questions, what-if, compare, sweep, readings."""

@@ -1,0 +1,83 @@
+"""Every conclusion an ordinance can produce, read off its encoding: the output atoms its rules can derive
+when grounded with the sample events `reasoner check` uses (each input predicate and vocabulary name stated),
+named as `evaluate` names them, with their kind, unit and clauses (reasoner/law/schema.py)."""
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import clingo
+
+from reasoner.law.schema import KIND_ORDER, OUTPUTS
+
+
+@cache
+def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
+    """[{name, kind, unit, clauses}] in the order a record lists kinds, then by name."""
+    from reasoner.quality.check import sample_events
+    from reasoner.conclusions import _read, _unit
+    from reasoner.law.vocabulary import names
+    from reasoner.program import Program
+
+    events = sample_events()
+    # and each filed late with nothing in it and every condition imposed, which no sample is: lateness, missing
+    # items and the duties an authority imposes
+    for index, sample in enumerate(list(events)):
+        if sample.application is not None:
+            application = sample.application.model_copy(update={"filed": sample.schedule.start.date(), "contents": []})
+            events.append(sample.model_copy(update={"id": f"sample-late-{index}", "application": application,
+                                                    "imposed_conditions": list(names("obligations"))}))
+    program = Program([ordinance]).add_events(events).ground()
+    own = clingo.Function(ordinance)
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for output in OUTPUTS:
+        for atom in program.control.symbolic_atoms.by_signature(output.predicate, output.arity):
+            arguments = atom.symbol.arguments
+            if arguments[0] != own:
+                continue
+            read = _read(atom.symbol)
+            if read is None:
+                continue
+            item = read[2]
+            entry = found.setdefault((output.kind, item["name"]), {"name": item["name"], "kind": output.kind,
+                                                                   "units": set(), "clauses": set()})
+            if item["unit"]:
+                entry["units"].add(item["unit"])
+            entry["clauses"].update(item["clauses"])
+    # and every head that names its conclusion and clause as constants, derivable from the samples or not
+    from clingo import ast
+
+    from reasoner.modes.explain import _rules_of
+
+    outputs = {(o.predicate, o.arity): o for o in OUTPUTS}
+    for rule in _rules_of(ordinance):
+        output = outputs.get(rule.head_predicate)
+        arguments = rule.head.atom.symbol.arguments
+        if output is None or not all(a.ast_type == ast.ASTType.SymbolicTerm for a in
+                                     ([arguments[2]] if output.named else []) + [arguments[-1]]):
+            continue
+        name = str(arguments[2].symbol) if output.named else output.predicate
+        entry = found.setdefault((output.kind, name), {"name": name, "kind": output.kind, "units": set(), "clauses": set()})
+        unit = output.unit or (_unit(name) if output.kind == "obligation" else None)
+        if unit:
+            entry["units"].add(unit)
+        entry["clauses"].add(arguments[-1].symbol.string)
+    # The shared vocabulary's rules derive these from any conclusion of the other kind (vocabulary.lp):
+    # a required item may be missing, a deadline met or missed, a duty stated to be unmet, and what an ordinance
+    # regulates needs a permit when no exemption applies (whether or not a sample event is regulated).
+    if ("regulated", "regulated") in found:
+        copy = found.setdefault(("permit_required", "permit_required"),
+                                {"name": "permit_required", "kind": "permit_required", "units": set(), "clauses": set()})
+        copy["clauses"] |= found[("regulated", "regulated")]["clauses"]
+    for (kind, name), entry in list(found.items()):
+        for derived in {"application_requirement": ("application_missing",), "deadline": ("late", "on_time"),
+                        "obligation": ("shortfall",)}.get(kind, ()):
+            unit = "days" if derived in ("late", "on_time") else (entry["units"] and min(entry["units"])) or None
+            copy = found.setdefault((derived, name), {"name": name, "kind": derived, "units": set(), "clauses": set()})
+            copy["clauses"] |= entry["clauses"]
+            if unit:
+                copy["units"].add(unit)
+    order = {kind: index for index, kind in enumerate(KIND_ORDER)}
+    return tuple({"name": e["name"], "kind": e["kind"], "unit": ", ".join(sorted(e["units"])) or None,
+                  "clauses": sorted(e["clauses"])}
+                 for e in sorted(found.values(), key=lambda e: (order[e["kind"]], e["name"])))

@@ -1,0 +1,397 @@
+"""Side-by-side comparison: the conclusions of several ordinances about one event, joined on the shared vocabulary.
+
+A table has one row per conclusion (kind and name, e.g. obligation `toilets`) and one cell per ordinance.
+Each cell holds the ordinance's own conclusions, exactly as `evaluate` returns them, or says why there are
+none: the ordinance does not regulate the event (`not_regulated`), exempts it (`exempt`), or regulates it but
+states no such conclusion (`none`).
+
+Strictness (the `strictest` mark): where the ordinances differ on a row, the cells that burden the organizer
+most are marked.
+- permit required > exempt or not regulated;
+- obligations: "shall" > "may" > absent; among cells of the top modality, the largest quantity, except for
+  time limits (`upper_limit` in encodings/vocabulary.lp: ambulance response, shuttle interval, clean-up,
+  removal, fee payment), where the smallest is strictest; where a cell of the top modality states no amount
+  (a fee "set by the board"), the row is not ranked;
+- deadlines: the earliest date (the authority's own processing deadlines are not ranked);
+- days late: the most; days to spare: the fewest; permits: the most; shortfalls: the largest;
+- denial grounds: "shall not issue" > "may deny" > absent; penalties: the highest maximum (same unit only);
+- restrictions, application requirements and items missing from the application, revocation grounds:
+  present > absent;
+- exemptions, procedures, signers and interpretations are not ranked.
+Ties at the top are all marked; a row on which every cell ranks the same is not marked.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from reasoner.conclusions import KIND_ORDER
+from reasoner.events.model import Event
+from reasoner.law.registry import registry
+from reasoner.program import check_ordinances, law
+from reasoner.modes.reasons import reason_text
+from reasoner.law.vocabulary import vocabulary
+
+# Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
+DEFAULT_KINDS = ("status", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
+                 "penalty", "shortfall")
+ALL_KINDS = ("status", *KIND_ORDER)
+
+NOT_RANKED_DEADLINES = frozenset({"processing"})
+PRESENCE_KINDS = frozenset({"regulated", "permit_required", "restriction", "application_requirement",
+                            "application_missing", "revocation_ground"})
+MODALITY_RANK = {"shall": 2, "may": 1}
+STATUS_RANK = {"permit_required": 2, "possibly_required": 1, "exempt": 0, "possibly_exempt": 0, "not_regulated": 0}
+
+NONE_TEXT = {"obligation": "no such requirement", "deadline": "no such requirement", "restriction": "no such requirement",
+             "application_requirement": "no such requirement", "permits": "no such requirement",
+             "penalty": "no such penalty", "exemption": "does not apply", "denial_ground": "no such ground",
+             "revocation_ground": "no such ground"}
+STATE_TEXT = {"not_regulated": "not regulated", "exempt": "exempt", "possibly_exempt": "possibly exempt"}
+
+
+def upper_limits() -> frozenset[str]:
+    """Obligations whose quantity is a maximum (a time limit), as the shared vocabulary declares them."""
+    return law(()).upper_limits
+
+
+def parse_kinds(text: str | None) -> tuple[str, ...]:
+    """`None` -> the default kinds; "all" -> every kind; otherwise a comma-separated list of kinds."""
+    if text is None:
+        return DEFAULT_KINDS
+    if not text.strip(",; \t"):
+        raise ValueError("names no kind; leave it out for the default kinds")
+    if text.strip() == "all":
+        return ALL_KINDS
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in ALL_KINDS]
+    if unknown:
+        raise ValueError(f"unknown kind(s) {', '.join(unknown)}; choose from: {', '.join(ALL_KINDS)} (or all)")
+    return kinds
+
+
+# ---------------------------------------------------------------- cell text
+
+def _money(value: int) -> str:
+    return f"${value:,}"
+
+
+def amount_text(value: Any, unit: str | None) -> str:
+    if isinstance(value, bool) or value is None:
+        return "required"
+    if isinstance(value, (int, float)):  # a float is an exact decimal amount (vocabulary `parts`)
+        if unit == "usd":
+            return _money(value)
+        if unit in (None, "count"):
+            return f"{value:,}"
+        return f"{value:,} {unit.replace('_', ' ')}"
+    return str(value)
+
+
+def _amount(item: dict[str, Any], field: str, unit: str | None) -> str:
+    """An amount, or its range over the completions of unknown facts."""
+    spread = item.get("range" if field == "value" else f"{field}_range")
+    if spread:
+        low = amount_text(spread[0], unit if unit in (None, "count", "usd") else "count")
+        return f"{low}–{amount_text(spread[1], unit)}"
+    return amount_text(item[field], unit)
+
+
+def item_text(item: dict[str, Any]) -> str:
+    """One conclusion in a few words (its clauses are added by the caller); over unknown facts, a possible one
+    says so."""
+    text = _item_text(item)
+    return f"{text} (possible)" if item.get("certainty") == "possible" else text
+
+
+def _item_text(item: dict[str, Any]) -> str:
+    kind = item["kind"]
+    if kind == "obligation":
+        text = _amount(item, "value", item["unit"])
+        if item.get("alternative"):
+            alt = item["alternative"]
+            text += f" (or {amount_text(alt['value'], alt['unit'])} {alt['name'].replace('_', ' ')})"
+        return f"may: {text}" if item["modality"] == "may" else text
+    if kind == "permits":
+        return f"{item['value']:,}"
+    if kind == "deadline":
+        return str(item["value"])
+    if kind == "late":
+        return f"{item['value']} day(s) late"
+    if kind == "on_time":
+        return f"{item['value']} day(s) to spare"
+    if kind == "denial_ground":
+        return "shall not issue" if item["modality"] == "shall" else "may deny"
+    if kind == "reason":
+        return reason_text(item)
+    if kind == "penalty":
+        low, high, unit = item.get("min"), item.get("max"), item["unit"]
+        if high and low and low != high:
+            return f"{amount_text(low, unit)}–{amount_text(high, unit)}"
+        if high:
+            return f"up to {amount_text(high, unit)}" if not low else amount_text(high, unit)
+        return "yes"
+    if kind == "shortfall":
+        over = item["provided"] is not None and item["required"] is not None and item["provided"] > item["required"]
+        verb = "over by" if over else "short by"
+        unit = item["unit"]
+        return (f"{verb} {_amount(item, 'value', unit)} "
+                f"(provides {_amount(item, 'provided', unit)} of {_amount(item, 'required', unit)})")
+    return "yes"
+
+
+def cell_text(cell: dict[str, Any], kind: str) -> str:
+    state = cell["state"]
+    if state == "holds":
+        if kind == "status":
+            return cell["value"]
+        return "; ".join(f"{item_text(i)} [{', '.join(i['clauses'])}]" for i in cell["items"])
+    if state == "none":
+        return NONE_TEXT.get(kind, "none")
+    return STATE_TEXT[state]
+
+
+# ---------------------------------------------------------------- ranking
+
+def _date_key(value: Any) -> int | None:
+    try:
+        return date.fromisoformat(str(value)).toordinal()
+    except ValueError:
+        return None
+
+
+def rule_for(kind: str, name: str) -> str | None:
+    """The strictness rule of a row, in words (None: not ranked)."""
+    if kind == "status":
+        return "permit required over none"
+    if kind == "obligation":
+        return "shall over may; then the smallest (a time limit)" if name in upper_limits() else "shall over may; then the largest"
+    if kind == "deadline":
+        return None if name in NOT_RANKED_DEADLINES else "the earliest"
+    return {"late": "the most days late", "on_time": "the fewest days to spare", "permits": "the most",
+            "shortfall": "the largest", "denial_ground": "shall not issue over may deny",
+            "penalty": "the highest maximum"}.get(kind, "present over absent" if kind in PRESENCE_KINDS else None)
+
+
+def _item_rank(kind: str, name: str, item: dict[str, Any]) -> tuple[int, Any]:
+    """(tier, amount) of one conclusion; amount None where it has none to compare."""
+    if kind == "obligation":
+        value = item["value"] if isinstance(item["value"], int) and not isinstance(item["value"], bool) else None
+        if value is not None and name in upper_limits():
+            value = -value
+        return MODALITY_RANK.get(item["modality"], 0), value
+    if kind == "deadline":
+        day = _date_key(item["value"])
+        return 1, None if day is None else -day
+    if kind in ("late", "permits", "shortfall"):
+        return 1, item["value"]
+    if kind == "on_time":
+        return 1, -item["value"]
+    if kind == "denial_ground":
+        return MODALITY_RANK.get(item["modality"], 0), 0
+    if kind == "penalty":
+        return 1, (item["unit"], item.get("max") or 0)
+    return 1, 0
+
+
+def _mark_strictest(row: dict[str, Any]) -> None:
+    kind, name = row["kind"], row["name"]
+    cells = row["cells"]
+    for cell in cells.values():
+        cell["strictest"] = False
+    if row["rule"] is None or len(cells) < 2:
+        return
+    ranks: dict[str, tuple] = {}
+    for ordinance, cell in cells.items():
+        if kind == "status":
+            ranks[ordinance] = (STATUS_RANK.get(cell["value"], 0), 0)
+        elif cell["state"] != "holds":
+            ranks[ordinance] = (0, None)
+        else:
+            ranks[ordinance] = max((_item_rank(kind, name, i) for i in cell["items"]),
+                                   key=lambda r: (r[0], r[1] is not None, r[1] if r[1] is not None else 0))
+    if len(set(ranks.values())) == 1:
+        return
+    top = max(tier for tier, _ in ranks.values())
+    leaders = {o: amount for o, (tier, amount) in ranks.items() if tier == top}
+    amounts = list(leaders.values())
+    if any(a is None for a in amounts):
+        if not all(a is None for a in amounts):
+            row["ranked"] = False
+            return
+        best = set(leaders)
+    else:
+        if kind == "penalty" and len({unit for unit, _ in amounts}) > 1:
+            row["ranked"] = False
+            return
+        most = max(amounts)
+        best = {o for o, a in leaders.items() if a == most}
+    for ordinance in best:
+        cells[ordinance]["strictest"] = True
+
+
+# ---------------------------------------------------------------- tables
+
+def _order(kind: str, name: str) -> tuple:
+    rank = {k: i for i, k in enumerate(ALL_KINDS)}
+    if kind == "obligation":
+        names = list(vocabulary()["obligations"])
+        return rank[kind], names.index(name) if name in names else len(names), name
+    return rank.get(kind, len(rank)), 0, name
+
+
+def _status_cell(result: dict[str, Any]) -> dict[str, Any]:
+    status = result["status"]
+    wanted = {"permit_required": "permit_required", "possibly_required": "permit_required", "exempt": "exemption",
+              "possibly_exempt": "exemption"}.get(status)
+    items = [c for c in result["conclusions"] if c["kind"] == wanted]
+    clauses = sorted({clause for item in items for clause in item["clauses"]})
+    term = registry(result["ordinance"]).permit_term
+    if status in ("permit_required", "possibly_required"):
+        text = f"{term} {status.replace('_', ' ').replace('permit ', '')}"
+    elif status in ("exempt", "possibly_exempt"):
+        text = status.replace("_", " ") + ": " + ", ".join(sorted({i["name"].replace("_", " ") for i in items}))
+    elif status == "exempt":
+        text = "exempt: " + ", ".join(sorted({i["name"].replace("_", " ") for i in items}))
+    else:
+        text = status.replace("_", " ")
+    return {"state": "holds", "value": status, "text": text + (f" [{', '.join(clauses)}]" if clauses else ""),
+            "clauses": clauses, "items": []}
+
+
+def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAULT_KINDS) -> dict[str, Any]:
+    """The comparison table of one event from its evaluate records (one per ordinance, in column order)."""
+    ordinances = [column(r) for r in event_results]
+    by_ordinance = {column(r): r for r in event_results}
+    keys: set[tuple[str, str]] = set()
+    for result in event_results:
+        keys |= {(c["kind"], c["name"]) for c in result["conclusions"] if c["kind"] in kinds}
+    rows = []
+    if "status" in kinds:
+        rows.append({"kind": "status", "name": "permit_required", "unit": None, "rule": rule_for("status", ""),
+                     "cells": {o: _status_cell(by_ordinance[o]) for o in ordinances}})
+    for kind, name in sorted(keys, key=lambda k: _order(*k)):
+        cells = {}
+        unit = None
+        for ordinance in ordinances:
+            result = by_ordinance[ordinance]
+            items = [c for c in result["conclusions"] if c["kind"] == kind and c["name"] == name]
+            if items:
+                unit = unit or next((i["unit"] for i in items if i.get("unit")), None)
+                cells[ordinance] = {"state": "holds", "items": items}
+            else:
+                state = "none" if result["status"] in ("permit_required", "possibly_required") else result["status"]
+                cells[ordinance] = {"state": state, "items": []}
+        rows.append({"kind": kind, "name": name, "unit": unit, "rule": rule_for(kind, name), "cells": cells})
+    for row in rows:
+        for cell in row["cells"].values():  # over unknown facts: certain when some item holds in every completion
+            if any("certainty" in i for i in cell["items"]):
+                cell["certainty"] = "certain" if any(i["certainty"] == "certain" for i in cell["items"]) else "possible"
+        row.setdefault("ranked", row["rule"] is not None)
+        _mark_strictest(row)
+        for cell in row["cells"].values():
+            cell.setdefault("text", cell_text(cell, row["kind"]))
+    first = event_results[0] if event_results else {"event": None}
+    return {
+        "event": first["event"],
+        "ordinances": [{"ordinance": r["ordinance"], "column": column(r), "jurisdiction": r["jurisdiction"], "title": r["title"],
+                        "status": r["status"]} for r in event_results],
+        "kinds": list(kinds),
+        "rows": rows,
+    }
+
+
+class CompareError(ValueError):
+    pass
+
+
+def compare(events: Sequence[Event], ordinances: Sequence[str] | None = None,
+            kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """One comparison table per event; every cell is taken from one `evaluate` call over all ordinances (over the
+    completions of its unknown facts for an event that has some: each item then says certain or possible)."""
+    from reasoner.conclusions import evaluate_any
+
+    chosen = check_ordinances(ordinances)
+    results = evaluate_any(events, chosen)
+    tables = []
+    for event in events:
+        mine = [r for r in results if r["event"] == event.id]
+        tables.append(table(mine, kinds))
+    return tables
+
+
+def column(record: dict[str, Any]) -> str:
+    """A table's column for one evaluate record: its ordinance, or the ordinance as in force on a date."""
+    return record.get("column", record["ordinance"])
+
+
+def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds: Sequence[str] = DEFAULT_KINDS
+                     ) -> dict[str, Any]:
+    """One ordinance compared with itself: a column per date, the event evaluated under the version in force
+    then ("what changed in 2010 for this event?")."""
+    from reasoner.events.rules import with_law_date
+    from reasoner.conclusions import evaluate_any
+
+    [chosen] = check_ordinances([ordinance])
+    records = []
+    for day in dates:
+        [record] = evaluate_any(with_law_date([event], day), [chosen])
+        records.append({**record, "column": f"{chosen} as of {day.isoformat()}"})
+    return table(records, kinds)
+
+
+# ---------------------------------------------------------------- output formats
+
+def row_label(row: dict[str, Any]) -> str:
+    if row["kind"] == "status":
+        return "permit required"
+    label = row["name"].replace("_", " ")
+    if row["kind"] == row["name"]:
+        return label
+    if row["kind"] not in ("obligation", "status"):
+        label = f"{row['kind'].replace('_', ' ')}: {label}"
+    return label
+
+
+def to_csv(tables: Sequence[dict[str, Any]]) -> str:
+    """One line per event and row: the cell texts per ordinance, then the strictest ordinances."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    ordinances = [o["column"] for o in tables[0]["ordinances"]] if tables else []
+    writer.writerow(["event", "kind", "name", "unit", "rule", *ordinances, "strictest"])
+    for tab in tables:
+        for row in tab["rows"]:
+            cells = row["cells"]
+            strictest = " ".join(o for o in ordinances if cells[o]["strictest"])
+            writer.writerow([tab["event"], row["kind"], row["name"], row["unit"] or "", row["rule"] or "",
+                             *(cells[o]["text"] for o in ordinances), strictest])
+    return out.getvalue()
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(tables: Sequence[dict[str, Any]]) -> str:
+    """A markdown table per event; the strictest cells in bold."""
+    parts = []
+    for tab in tables:
+        ordinances = [o["column"] for o in tab["ordinances"]]
+        lines = [f"### {tab['event']}", "",
+                 "| | " + " | ".join(ordinances) + " |",
+                 "|---|" + "---|" * len(ordinances)]
+        for row in tab["rows"]:
+            texts = []
+            for ordinance in ordinances:
+                cell = row["cells"][ordinance]
+                text = _md(cell["text"])
+                texts.append(f"**{text}**" if cell["strictest"] else text)
+            lines.append(f"| {_md(row_label(row))} | " + " | ".join(texts) + " |")
+        parts.append("\n".join(lines))
+    legend = ("\n\nBold: the strictest where the ordinances differ (compare.py states the rule per row). "
+              "*not regulated*: the ordinance does not reach the event; *no such requirement*: it does, "
+              "but states nothing of the kind.\n")
+    return "\n\n".join(parts) + legend

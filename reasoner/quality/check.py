@@ -1,0 +1,636 @@
+"""`reasoner check`: lint the encodings and the clause registries, ordinance by ordinance.
+
+What must hold (each failure is a Problem naming the file, the line or clause, and what is wrong):
+
+- clingo grounds vocabulary.lp + the encoding + sample facts without a single message: no undefined
+  atom (a predicate no rule or fact defines), no undefined operation, no unsafe variable;
+- every conclusion a rule can derive cites a clause registered for its own ordinance: checked in each
+  rule head, and again on every atom the grounding can derive from the sample facts (clause ids that
+  flow in through variables);
+- every registered clause is encoded (some rule or fact of the encoding cites it) or carries a
+  `reason` (non-operative, or how it is covered without rules of its own);
+- every number the ordinance states is a param/4 fact, declared once, with a registered clause;
+  numbers inside rules are only 0, 1 and unit conversions;
+- every interpretation note names a registered clause, is emitted, and the note/4 rule cites the
+  same clause the registry names;
+- names reaching the event vocabulary are spelled as in encodings/vocabulary.yaml (a misspelt
+  `event_kind(E,festivall)` grounds silently and never holds);
+- every rule stands under a registered `% §` clause header, a conclusion written with a clause id cites its
+  header's (a finer clause comes from a table, through a variable), and every `{Variable}` of its `%@`
+  sentence is a variable of the rule.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from reasoner.law.conventions import Annotations, folded
+from reasoner.law.schema import INPUT, enumerated_arguments
+from reasoner.law.vocabulary import encoded_ordinances, encoding_path, names, registry_path, unfinished_metadata
+
+# Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
+UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
+                    100: "percent", 1440: "minutes per day"}
+
+# The enumerated argument of each input predicate, and the vocabulary section it draws from; and the output
+# arguments that must be vocabulary names too (obligations join across ordinances by name).
+ENUMERATED_INPUTS = {key: section for key, section in enumerated_arguments().items() if key[0] in INPUT}
+ENUMERATED_OUTPUTS = {key: section for key, section in enumerated_arguments().items() if key[0] not in INPUT}
+EXTRA_NAMES = {"event_flags": {"insurance_names_government"}}  # written by atoms.py from the insurance section
+
+
+@dataclass(frozen=True)
+class Problem:
+    ordinance: str
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+@dataclass
+class Report:
+    ordinance: str
+    problems: list[Problem] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    not_encoded: dict[str, str] = field(default_factory=dict)  # operative clause id -> its reason
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ordinance": self.ordinance, "ok": self.ok, "counts": self.counts,
+                "operative_not_encoded": self.not_encoded, "problems": [asdict(p) for p in self.problems]}
+
+
+# ---------------------------------------------------------------- reading the encodings
+
+@dataclass
+class Statement:
+    """One rule or fact of an encoding, as clingo's AST reads it."""
+
+    node: ast.AST
+    line: int
+    head: tuple[str, int] | None           # predicate of a plain head atom
+    head_args: list[ast.AST]
+    body: list[ast.AST]
+    constants: list[clingo.Symbol] = field(default_factory=list)   # every constant term, read once
+    variables: set[str] = field(default_factory=set)
+    atoms: list[tuple[ast.AST, bool]] = field(default_factory=list)  # body atoms (term, positive)
+
+    def __post_init__(self) -> None:
+        for item in _walk(self.node):
+            if item.ast_type == ast.ASTType.SymbolicTerm:
+                self.constants.append(item.symbol)
+            elif item.ast_type == ast.ASTType.Variable:
+                self.variables.add(item.name)
+        for item in _walk(self.body):
+            if item.ast_type == ast.ASTType.Literal and item.atom.ast_type == ast.ASTType.SymbolicAtom:
+                term = item.atom.symbol
+                if term.ast_type == ast.ASTType.Function:
+                    self.atoms.append((term, item.sign == ast.Sign.NoSign))
+
+    def strings(self) -> set[str]:
+        return {c.string for c in self.constants if c.type == clingo.SymbolType.String}
+
+
+class EncodingSyntaxError(ValueError):
+    pass
+
+
+def _parse(text: str) -> tuple[list[Statement], list[tuple[str, int]]]:
+    nodes: list[ast.AST] = []
+    messages: list[str] = []
+    try:
+        ast.parse_string(text, nodes.append, logger=lambda code, message: messages.append(" ".join(message.split())))
+    except RuntimeError as error:
+        raise EncodingSyntaxError("; ".join(messages) or str(error)) from None
+    statements, shown = [], []
+    for node in nodes:
+        if node.ast_type == ast.ASTType.ShowSignature and node.name:
+            shown.append((node.name, node.arity))
+        if node.ast_type != ast.ASTType.Rule:
+            continue
+        head, args = None, []
+        atom = node.head.atom if node.head.ast_type == ast.ASTType.Literal else None
+        if atom is not None and atom.ast_type == ast.ASTType.SymbolicAtom:
+            symbol = atom.symbol
+            if symbol.ast_type == ast.ASTType.Function:
+                head, args = (symbol.name, len(symbol.arguments)), list(symbol.arguments)
+            elif symbol.ast_type == ast.ASTType.SymbolicTerm and symbol.symbol.type == clingo.SymbolType.Function:
+                head = (symbol.symbol.name, 0)
+        statements.append(Statement(node, node.location.begin.line, head, args, list(node.body)))
+    return statements, shown
+
+
+def _walk(node: Any) -> Iterable[ast.AST]:
+    """Every AST node below `node`, itself included."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.AST):
+            yield item
+            stack.extend(getattr(item, key) for key in item.child_keys)
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
+            stack.extend(item)
+
+
+def _constant(term: ast.AST) -> clingo.Symbol | None:
+    return term.symbol if term.ast_type == ast.ASTType.SymbolicTerm else None
+
+
+@dataclass
+class Encoding:
+    name: str
+    file: Path
+    text: str
+    statements: list[Statement]
+    shown: list[tuple[str, int]]
+
+    @property
+    def path(self) -> str:
+        return f"encodings/{self.name}.lp"
+
+    def at(self, line: int) -> str:
+        return f"{self.path}:{line}"
+
+    def header_of(self, line: int) -> str | None:
+        """The clause of the nearest `% §` header above a line."""
+        return self.annotations.clause_at(line)
+
+    def __post_init__(self) -> None:
+        self.annotations = Annotations(self.text)
+        self.lines = self.annotations.lines
+
+    def label_of(self, line: int) -> str | None:
+        return self.annotations.sentence_at(line)
+
+
+# What a %@ sentence may write besides a law's numbers: quotations of the text, placeholders, clause ids
+# (6.01(2)(a), 177-8, 6-17A, 5.health-2, item 6.02(a)15) and section numbers.
+_NOT_A_STATED_NUMBER = re.compile(r'"[^"]*"|\{[^}]*\}|\b\d+(?:[.-]\d+)*[A-Z]?(?:\([a-z0-9]+\))+\d*|\b\d+-\d+[A-Z]?'
+                                  r'|\b\d+\.[a-z][\w-]*|\b(?:[Ss]ection|[Cc]hapter|item|§) \d+')
+
+
+def stated_in_sentence(label: str) -> set[int]:
+    """The numbers a %@ sentence writes as its own words (not quoted, not a placeholder, not a clause id)."""
+    text = re.sub(r"\b\d+\.\d+\b", " ", _NOT_A_STATED_NUMBER.sub(" ", label))  # decimals are no counts
+    return {int(n.replace(",", "")) for n in re.findall(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+\b", text)}
+
+
+def read_encoding(name: str, root: Path | None = None) -> Encoding:
+    """An encoding from the package (or from `root`/encodings, for testing the check itself)."""
+    file = (root / "encodings" / f"{name}.lp") if root else encoding_path(name)
+    text = file.read_text(encoding="utf-8")
+    statements, shown = _parse(text)
+    return Encoding(name, file, text, statements, shown)
+
+
+# ---------------------------------------------------------------- sample facts
+
+def sample_events() -> list:
+    """Events that between them state every input predicate and every vocabulary name atoms.py can write."""
+    from reasoner.events.model import Event
+
+    kinds = names("event_kinds")
+    sites, organizers, sponsors, interests = (names(s) for s in ("site_kinds", "organizer_kinds", "sponsor_kinds", "site_interests"))
+    every = {
+        "kinds": list(kinds), "flags": list(names("event_flags")), "special_services": list(names("special_services")),
+        "findings": list(names("findings")), "imposed_conditions": list(names("obligations")),
+        "provisions": {name: 1 for name in names("obligations")},
+    }
+    application = {"filed": "2027-05-01", "hearing_date": "2027-05-20", "contents": list(names("application_items")), "approvals": list(names("approvals")),
+                   "bond_usd": 1000, "fee_paid_usd": 100,
+                   "insurance": {"general_liability_aggregate_usd": 1_000_000, "per_occurrence_bodily_injury_usd": 1_000_000,
+                                 "per_occurrence_property_damage_usd": 1_000_000, "fire_legal_liability_usd": 1_000_000,
+                                 "workers_compensation": True, "names_government_as_insured": True}}
+    count = max(len(sites), len(organizers), len(sponsors), len(interests), 3)
+    events = []
+    for index in range(2 * count):
+        darkness = (True, False, None)[index % 3]
+        plain = index >= count  # no flags, kinds or findings: no exemption gets in the way of the obligations
+        record = {
+            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "average": 4000, "female": 3000, "male": 2000,
+                                                   "board_finding": 5500, "max_tickets": 6000},
+            "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
+            "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
+                     "county_population": 1_000_000,
+                     "flags": [] if plain else list(names("site_flags"))},
+            "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
+                          "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,
+                          "site_interest": interests[index % len(interests)]},
+            "application": application, "held_annually_since": 1995 + index,
+            # the plain events are music, outdoors: the statutes that reach only music festivals reach them too
+            **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee",
+                                                                "primary_purpose_music", "music_provided", "outdoors"],
+                "provisions": {name: index % 2 for name in names("obligations")}} if plain else every),
+        }
+        if darkness is None:
+            record["schedule"].pop("darkness")
+            record["schedule"].update(start="2027-12-16T12:00", end="2027-12-16T20:00")
+        events.append(Event.model_validate(record))
+    events.append(Event.model_validate({"id": "sample-small", "attendance": {"expected_max": 50},
+                                        "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-16T12:00"}}))
+    return events
+
+
+def _input_signatures(events: Sequence) -> set[tuple[str, int]]:
+    from reasoner.events.atoms import event_atoms
+
+    return {(a.name, len(a.arguments)) for index, e in enumerate(events, start=1) for a in event_atoms(index, e)}
+
+
+# ---------------------------------------------------------------- the checks
+
+class _Checker:
+    def __init__(self, ordinance: str, vocabulary_encoding: Encoding, events: Sequence, inputs: set[tuple[str, int]],
+                 root: Path | None = None):
+        self.ordinance = ordinance
+        self.root = root
+        self.vocabulary = vocabulary_encoding
+        self.events = events
+        self.inputs = inputs
+        self.report = Report(ordinance)
+        self.shown = set(vocabulary_encoding.shown)
+        self.enc: Encoding | None = None
+
+    @property
+    def stated(self) -> dict[int, str]:
+        """{number: param name} of this ordinance's param facts, as its encoding writes them."""
+        found: dict[int, str] = {}
+        for statement in self.enc.statements if self.enc else ():
+            if statement.head == ("param", 4) and not statement.body:
+                value, name = _constant(statement.head_args[2]), _constant(statement.head_args[1])
+                if value is not None and value.type == clingo.SymbolType.Number and value.number > 1:
+                    found.setdefault(value.number, str(name))
+        return found
+
+    def problem(self, where: str, what: str) -> None:
+        self.report.problems.append(Problem(self.ordinance, where, what))
+
+    def run(self) -> Report:
+        registry_data = self._registry()
+        try:
+            self.enc = read_encoding(self.ordinance, self.root)
+        except (OSError, EncodingSyntaxError) as error:
+            self.problem(f"encodings/{self.ordinance}.lp", f"cannot be parsed: {error}")
+            return self.report
+        if registry_data is None:
+            return self.report
+        clauses, interpretations = registry_data
+        # a note names an interpretation, or the alternative reading it states when that reading is chosen
+        by_note = {**interpretations, **{a["id"]: i for i in interpretations.values() for a in i.get("alternatives") or ()}}
+        self._heads(clauses, by_note)
+        self._parameters(clauses)
+        self._clauses(clauses)
+        self._interpretations(clauses, interpretations)
+        self._readings(interpretations)
+        self._names()
+        self._helpers()
+        self._labels(clauses)
+        self._ground(clauses, by_note)
+        return self.report
+
+    # -- the registry file itself
+
+    def _registry(self) -> tuple[dict[str, dict], dict[str, dict]] | None:
+        """The registry as reasoner.law.registry's one model reads it, with every problem it finds."""
+        from reasoner.law import registry as registries
+
+        where = f"encodings/{self.ordinance}.yaml"
+        file = (self.root / "encodings" / f"{self.ordinance}.yaml") if self.root else registry_path(self.ordinance)
+        found, problems = registries.read(file, self.ordinance, where)
+        for place, what in problems:
+            self.problem(place, what)
+        if found is None:
+            return None
+        undone = unfinished_metadata(found.metadata.model_dump())
+        if undone:
+            self.problem(where, f"the metadata is unfinished ({'; '.join(undone)}): until it is done, "
+                                f"{self.ordinance} is not encoded yet and no command evaluates it")
+        return ({cid: clause.model_dump() for cid, clause in found.clauses.items()},
+                {iid: reading.model_dump() for iid, reading in found.interpretations.items()})
+
+    # -- conclusions in rule heads
+
+    def _heads(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        assert self.enc is not None
+        own = clingo.Function(self.ordinance)
+        for statement in self.enc.statements:
+            if statement.head not in self.shown:
+                continue
+            where = self.enc.at(statement.line)
+            name = statement.head[0]
+            first, last = statement.head_args[0], statement.head_args[-1]
+            if _constant(first) != own:
+                self.problem(where, f"{name}/{statement.head[1]} is concluded for {first}, not for {self.ordinance}")
+            clause = _constant(last)
+            if clause is None:
+                if last.ast_type != ast.ASTType.Variable:
+                    self.problem(where, f"{name}/{statement.head[1]} cites {last}, which is not a clause id")
+                continue  # a clause bound by a variable is checked on the ground atoms
+            if clause.type != clingo.SymbolType.String:  # quoted ids that are not registered: see _clauses
+                self.problem(where, f"{name}/{statement.head[1]} cites {clause}, not a quoted clause id")
+            header = self.enc.header_of(statement.line)
+            if clause.type == clingo.SymbolType.String and header and header != clause.string:
+                # the block's clause is stated once, in its header; a finer clause comes from a table (a variable)
+                self.problem(where, f"{name}/{statement.head[1]} cites {clause.string!r} under the `% §` header of "
+                                    f"{header!r}: open a block for {clause.string!r}, or take the clause from a table")
+            if name == "note":
+                note = _constant(statement.head_args[2])
+                registered = interpretations.get(note.name) if note is not None and note.type == clingo.SymbolType.Function else None
+                if registered is None:
+                    self.problem(where, f"note {statement.head_args[2]} is not a registered interpretation")
+                elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
+                    self.problem(where, f"note {note.name} cites {clause.string!r}; the registry names {registered.get('clause')!r}")
+
+    # -- numbers
+
+    def _parameters(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        declared: dict[str, int] = {}
+        own = clingo.Function(self.ordinance)
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            if statement.head == ("param", 4):
+                if statement.body:
+                    self.problem(where, "param/4 is derived by a rule; a parameter is stated as a fact")
+                owner, label, value, clause = (_constant(a) for a in statement.head_args)
+                if owner != own:
+                    self.problem(where, f"param/4 declared for {statement.head_args[0]}, not for {self.ordinance}")
+                if label is None or label.type != clingo.SymbolType.Function:
+                    self.problem(where, f"param/4 name {statement.head_args[1]} is not a constant")
+                    continue
+                if value is None or value.type != clingo.SymbolType.Number:
+                    self.problem(where, f"param {label.name} has value {statement.head_args[2]}, not a number")
+                if clause is None or clause.type != clingo.SymbolType.String:
+                    self.problem(where, f"param {label.name} states no clause id")
+                elif clause.string not in clauses:
+                    self.problem(where, f"param {label.name} cites clause {clause.string!r}, which is not registered")
+                if label.name in declared:
+                    self.problem(where, f"param {label.name} is declared twice (first at line {declared[label.name]})")
+                else:
+                    declared[label.name] = statement.line
+                continue
+            numbers = {c.number for c in statement.constants if c.type == clingo.SymbolType.Number}
+            for number in sorted(numbers):
+                # (T+9)/10 rounds tenths up: the 9 belongs to the conversion.
+                if number not in UNIT_CONVERSIONS and not (number + 1 in UNIT_CONVERSIONS and number + 1 in numbers):
+                    self.problem(where, f"the number {number} is written into a rule; state it once as param/4 with its clause")
+        self.report.counts["parameters"] = len(declared)
+        read = {str(_constant(t.arguments[1])) for s in self.enc.statements if s.head != ("param", 4)
+                for t, _ in s.atoms if t.name == "param" and len(t.arguments) == 4 and _constant(t.arguments[1])}
+        # A parameter no rule reads is still shown with its clause (e.g. a fact the output reports).
+        self.report.counts["parameters_not_read_by_rules"] = len(set(declared) - read)
+
+    # -- clauses: encoded, or a reason
+
+    def cited(self) -> set[str]:
+        """Clause ids written in the encoding's rules and facts."""
+        assert self.enc is not None
+        return set().union(*(statement.strings() for statement in self.enc.statements))
+
+    def headers(self) -> dict[str, int]:
+        """Clause ids of the `% §` headers that open a block holding at least one rule or fact, by statement count."""
+        assert self.enc is not None
+        held: dict[str, int] = defaultdict(int)
+        for statement in self.enc.statements:
+            clause = self.enc.header_of(statement.line)
+            if clause:
+                held[clause] += 1
+        return held
+
+    def _clauses(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        cited = self.cited()
+        headers = self.headers()
+        for missing in sorted(cited - set(clauses)):
+            lines = [s.line for s in self.enc.statements
+                     if missing in s.strings()]
+            self.problem(self.enc.at(lines[0]), f"cites clause {missing!r}, which is not registered")
+        counts = defaultdict(int)
+        for cid, item in clauses.items():
+            reason = str(item.get("reason") or "").strip()
+            if cid in cited or cid in headers:
+                counts["encoded"] += 1
+            elif item.get("operative", True) is False:
+                counts["non_operative"] += 1
+            elif reason:
+                counts["operative_not_encoded"] += 1
+                self.report.not_encoded[cid] = reason
+            else:
+                self.problem(f"encodings/{self.ordinance}.yaml: clause {cid}",
+                             "is neither cited by the encoding nor marked non-operative with a reason")
+        self.report.counts.update(clauses=len(clauses), **counts)
+
+    def _interpretations(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        assert self.enc is not None
+        emitted = set()
+        for statement in self.enc.statements:
+            if statement.head == ("note", 4):
+                note = _constant(statement.head_args[2])
+                if note is not None:
+                    emitted.add(str(note))
+        for nid, entry in interpretations.items():
+            for name in (nid, *(a["id"] for a in entry.get("alternatives") or ())):
+                if name not in emitted:
+                    what = "interpretation" if name == nid else f"alternative reading of {nid}"
+                    self.problem(f"encodings/{self.ordinance}.yaml: {what} {name}", "is never emitted by a note/4 rule")
+        self.report.counts["interpretations"] = len(interpretations)
+
+    def _readings(self, interpretations: dict[str, dict]) -> None:
+        """Every reading a rule reads is registered, and every registered reading is read by some rule: an
+        alternative no rule reads would change nothing when chosen."""
+        assert self.enc is not None
+        read: set[tuple[str, str]] = set()
+        for statement in self.enc.statements:
+            for term, _ in statement.atoms:
+                if term.name != "reading" or len(term.arguments) != 3:
+                    continue
+                ordinance, interpretation, reading = (_constant(a) for a in term.arguments)
+                where = self.enc.at(statement.line)
+                if ordinance != clingo.Function(self.ordinance) or interpretation is None or reading is None:
+                    self.problem(where, f"reads {term}: a reading names this ordinance, an interpretation and a reading")
+                    continue
+                entry = interpretations.get(str(interpretation))
+                if entry is None or str(reading) not in (entry.get("reading"), *(a["id"] for a in entry.get("alternatives") or ())):
+                    self.problem(where, f"reads {term}, which the registry does not record as a reading of "
+                                        f"{interpretation}")
+                read.add((str(interpretation), str(reading)))
+        choices = 0
+        for nid, entry in interpretations.items():
+            if not entry.get("reading"):
+                continue
+            choices += 1
+            for name in (a["id"] for a in entry.get("alternatives") or ()):  # the default may need no rule of its own
+                if (nid, name) not in read:
+                    self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}",
+                                 f"records the reading {name}, which no rule reads")
+        self.report.counts["choices_between_readings"] = choices
+
+    # -- vocabulary names
+
+    def _helpers(self) -> None:
+        """A helper predicate (no shared input or output, not one vocabulary.lp leaves to the ordinances)
+        carries its ordinance's prefix, so that no two ordinances share a helper in one program."""
+        assert self.enc is not None
+        shared = self.shown | self.inputs | self.ordinance_supplied() | {("param", 4)}
+        for statement in self.enc.statements:
+            if statement.head is None or statement.head in shared or statement.head[0].startswith(f"{self.ordinance}_"):
+                continue
+            self.problem(self.enc.at(statement.line), f"the helper predicate {statement.head[0]}/{statement.head[1]} "
+                                                      f"should be named {self.ordinance}_{statement.head[0]}")
+
+    def _names(self) -> None:
+        assert self.enc is not None
+        known = {section: set(names(section)) | EXTRA_NAMES.get(section, set())
+                 for section in set(ENUMERATED_INPUTS.values()) | set(ENUMERATED_OUTPUTS.values())}
+        typed: dict[tuple[str, int, int], str] = {}  # helper predicate arguments joined with an enumerated input
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            atoms = list(statement.atoms)
+            for term, _ in atoms:
+                for position, argument in enumerate(term.arguments):
+                    section = ENUMERATED_INPUTS.get((term.name, len(term.arguments), position))
+                    if section is None:
+                        continue
+                    value = _constant(argument)
+                    if value is not None and str(value) not in known[section]:
+                        self.problem(where, f"{term.name}(…,{value},…) can never hold: {value} is not in {section} of vocabulary.yaml")
+                    if argument.ast_type == ast.ASTType.Variable:
+                        for other, positive in atoms:
+                            if not positive or (other.name, len(other.arguments)) in self.inputs:
+                                continue
+                            for j, other_argument in enumerate(other.arguments):
+                                if other_argument.ast_type == ast.ASTType.Variable and other_argument.name == argument.name:
+                                    typed[(other.name, len(other.arguments), j)] = section
+            if statement.head is not None:
+                for position, argument in enumerate(statement.head_args):
+                    section = ENUMERATED_OUTPUTS.get((*statement.head, position))
+                    value = _constant(argument)
+                    if section and value is not None and str(value) not in known[section]:
+                        self.problem(where, f"{statement.head[0]} names {value}, which is not in {section} of vocabulary.yaml")
+        for statement in self.enc.statements:
+            if statement.head is None:
+                continue
+            for position, argument in enumerate(statement.head_args):
+                section = typed.get((*statement.head, position))
+                value = _constant(argument)
+                if section and value is not None and value.type == clingo.SymbolType.Function and str(value) not in known[section]:
+                    self.problem(self.enc.at(statement.line),
+                                 f"{statement.head[0]}(…,{value},…) is matched against {section}, but {value} is not in vocabulary.yaml")
+
+    # -- clause headers and explanation sentences
+
+    def _labels(self, clauses: dict[str, dict]) -> None:
+        assert self.enc is not None
+        rules = 0
+        for statement in self.enc.statements:
+            where = self.enc.at(statement.line)
+            clause = self.enc.header_of(statement.line)
+            if statement.body:
+                rules += 1
+            if clause is None:
+                self.problem(where, "stands under no `% §` clause header")
+            elif clause not in clauses:
+                self.problem(where, f"stands under `% § {clause}`, which is not registered")
+            variables = statement.variables
+            label = self.enc.label_of(statement.line) or ""
+            for placeholder in re.findall(r"\{([A-Z][A-Za-z0-9_]*)(?::\w+)?\}", label):
+                if placeholder not in variables:
+                    self.problem(where, f"the %@ sentence names {{{placeholder}}}, which is not a variable of the rule")
+            for number in stated_in_sentence(label) & set(self.stated):
+                self.problem(where, f"the %@ sentence writes {number:,}, which param {self.stated[number]} states: "
+                                    "name it with a variable of the rule")
+        self.report.counts["rules"] = rules
+        self.report.counts["facts"] = len(self.enc.statements) - rules
+        for header in self.enc.annotations.headers:
+            registered = clauses.get(header.clause)
+            words = folded(str(registered.get("text", ""))).lower() if registered else None
+            for quotation in header.quotations() if words is not None else ():
+                if folded(quotation).lower() not in words:
+                    self.problem(self.enc.at(header.line), f"quotes {quotation!r}, which is not in the registered words "
+                                                           f"of {header.clause}")
+
+    # -- grounding: clingo's own messages, and every derivable conclusion
+
+    def ordinance_supplied(self) -> set[tuple[str, int]]:
+        """Predicates vocabulary.lp reads and leaves to the ordinances to define."""
+        heads = {s.head for s in self.vocabulary.statements if s.head}
+        used = {(t.name, len(t.arguments)) for s in self.vocabulary.statements for t, _ in s.atoms}
+        return used - heads - self.inputs
+
+    def _ground(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
+        from reasoner.program import Program
+
+        messages: list[str] = []
+
+        def log(code: clingo.MessageCode, message: str) -> None:
+            messages.append(message.strip())
+
+        # An ordinance need not conclude every kind of output (Vermont states no permit count).
+        supplied = self.ordinance_supplied() | self.shown
+        defined = "".join(f"#defined {name}/{arity}." for name, arity in sorted(supplied))
+        program = None
+        try:
+            program = Program([self.ordinance], options=["--warn=all"], files=[self.vocabulary.file, self.enc.file],
+                              logger=log)
+            program.add(defined).add_events(list(self.events)).ground()
+        except RuntimeError as error:
+            messages.append(f"grounding failed: {error}")
+        for message in messages:
+            where, text = self._where(message)
+            self.problem(where, "clingo: " + " ".join(text.split()))
+        if program is None or any(m.startswith("grounding failed") for m in messages):
+            return
+        control = program.control
+        if program.first_model() is None:
+            self.problem(self.enc.path if self.enc else self.ordinance, "the program has no answer set for the sample facts")
+        own = clingo.Function(self.ordinance)
+        cited = self.cited()  # a quoted clause id that is not registered is reported where it is written
+        foreign = {(s.head, str(_constant(s.head_args[0]))) for s in self.enc.statements if s.head in self.shown}
+        derivable = 0
+        for name, arity in sorted(self.shown):
+            for atom in control.symbolic_atoms.by_signature(name, arity):
+                symbol = atom.symbol
+                derivable += 1
+                where = f"{self.enc.path if self.enc else self.ordinance} (ground: {symbol})"
+                if symbol.arguments[0] != own and ((name, arity), str(symbol.arguments[0])) not in foreign:
+                    self.problem(where, f"a conclusion for {symbol.arguments[0]}, not for {self.ordinance}")
+                clause = symbol.arguments[-1]
+                if clause.type != clingo.SymbolType.String or (clause.string not in clauses and clause.string not in cited):
+                    self.problem(where, f"cites {clause}, which is not a registered clause")
+                if name == "note":
+                    registered = interpretations.get(str(symbol.arguments[2]))
+                    if registered is None:
+                        self.problem(where, f"note {symbol.arguments[2]} is not a registered interpretation")
+                    elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
+                        self.problem(where, f"note cites {clause.string!r}; the registry names {registered.get('clause')!r}")
+        self.report.counts["derivable_conclusions_sampled"] = derivable
+
+    def _where(self, message: str) -> tuple[str, str]:
+        """(file:line, message without the file's full path) for one of clingo's messages."""
+        match = re.match(r"(\S+?\.lp):(\d+)(?::[\d-]+)?:\s*(.*)", message, flags=re.S)
+        if not match:
+            return (self.enc.path if self.enc else self.ordinance), message
+        name = match.group(1).rsplit("/", 1)[-1]
+        return f"encodings/{name}:{match.group(2)}", match.group(3)
+
+
+def check(ordinances: Sequence[str] | None = None, root: Path | None = None) -> list[Report]:
+    """Lint the chosen (default: every encoded) ordinance's encoding and registry; `root` stands in for the
+    checkout (holding encodings/) when the check itself is tested."""
+    chosen = tuple(ordinances) if ordinances else encoded_ordinances()
+    vocabulary_encoding = read_encoding("vocabulary", root)
+    events = sample_events()
+    inputs = _input_signatures(events)
+    return [_Checker(name, vocabulary_encoding, events, inputs, root).run() for name in chosen]

@@ -1,0 +1,603 @@
+"""Rendering for people (rich). This module owns the Console; JSON output is printed by the CLI as is."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from reasoner.law.registry import metadata_line, registry
+
+console = Console(highlight=False)
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)] if c != 10}
+
+
+def printable(text: str) -> str:
+    """Text with control characters (escape sequences above all) shown as \\xNN, line breaks kept: what a file
+    holds is quoted in messages, and must not drive the terminal."""
+    return text.translate(_CONTROL)
+
+errors = Console(stderr=True, highlight=False)
+
+
+def _pipe_closed() -> None:
+    """rich would exit 1 on a closed pipe; the CLI's exit policy says 4 (reasoner.cli.run)."""
+    raise BrokenPipeError(32, "Broken pipe")
+
+
+console.on_broken_pipe = errors.on_broken_pipe = _pipe_closed  # type: ignore[method-assign]
+
+STATUS_STYLE = {"permit_required": "bold red", "possibly_required": "bold yellow", "exempt": "bold green",
+                "possibly_exempt": "bold green", "not_regulated": "bold green", "inconsistent": "bold magenta"}
+
+
+def words(name: str) -> str:
+    return str(name).replace("_", " ")
+
+
+def amount(value: Any, unit: str | None) -> str:
+    if value is None:
+        return "required"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):  # a float is an exact decimal amount
+        if unit == "usd":
+            return f"${value:,}"
+        return f"{value:,}" + (f" {words(unit)}" if unit and unit not in ("count",) else "")
+    return str(value)
+
+
+def _cite(item: dict[str, Any]) -> str:
+    return ", ".join(item["clauses"])
+
+
+def _status_line(result: dict[str, Any]) -> Text:
+    reg = registry(result["ordinance"])
+    term = reg.permit_term
+    items = result["conclusions"]
+    status = result["status"]
+    if status == "permit_required":
+        clause = next(c for c in items if c["kind"] == "permit_required")
+        permits = next((c for c in items if c["kind"] == "permits"), None)
+        count = f" ({permits['value']} {term}{'s' if permits['value'] != 1 else ''}, {_cite(permits)})" if permits else ""
+        return Text.assemble((f"{term.upper()} REQUIRED", STATUS_STYLE[status]), f" — {_cite(clause)}{count}")
+    if status == "possibly_required":
+        clause = next(c for c in items if c["kind"] == "permit_required")
+        unknown = ", ".join(result.get("unknown", []))
+        return Text.assemble((f"{term.upper()} POSSIBLY REQUIRED", STATUS_STYLE[status]),
+                             f" — {_cite(clause)}; it depends on what is not yet known ({unknown}); see `reasoner questions`")
+    if status == "inconsistent":
+        return Text.assemble(("NO COMPLETION", STATUS_STYLE[status]), " — the stated and unknown facts cannot all hold together")
+    if status == "possibly_exempt":
+        found = [c for c in items if c["kind"] == "exemption"]
+        reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
+        return Text.assemble(("POSSIBLY EXEMPT", STATUS_STYLE[status]),
+                             f" — exempt where {reasons} applies; otherwise not reached; no {term} is required either way")
+    if status == "exempt":
+        found = [c for c in items if c["kind"] == "exemption"]
+        reasons = "; ".join(f"{words(c['name'])} ({_cite(c)})" for c in found)
+        return Text.assemble(("EXEMPT", STATUS_STYLE[status]), f" — {reasons}")
+    return Text.assemble((f"NO {term.upper()} REQUIRED", STATUS_STYLE[status]), " — the event is below what the ordinance regulates")
+
+
+def _low(item: dict[str, Any], field: str) -> Any:
+    """A shortfall's amount, or the low end of its range over unknown facts."""
+    return item[field] if item.get(field) is not None else item[f"{field}_range"][0]
+
+
+def _span(item: dict[str, Any], field: str, range_field: str) -> str:
+    """An amount, or its range over the completions of unknown facts."""
+    if item.get(range_field):
+        low, high = item[range_field]
+        return f"{amount(low, item['unit'])} to {amount(high, item['unit'])}"
+    return amount(item[field], item["unit"])
+
+
+def _obligations(items: list[dict[str, Any]]) -> Table | None:
+    rows = [c for c in items if c["kind"] == "obligation"]
+    if not rows:
+        return None
+    shortfalls = {c["name"]: c for c in items if c["kind"] == "shortfall"}
+    table = Table(title="Obligations", title_justify="left", expand=False)
+    for column in ("obligation", "required", "", "clause", "provided"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        short = shortfalls.get(row["name"])
+        alternative = f" (or {amount(row['alternative']['value'], None)} {words(row['alternative']['name'])})" if row.get("alternative") else ""
+        provided = Text("")
+        if short:
+            verdict = "OVER the limit by" if _low(short, "provided") > _low(short, "required") else "SHORT by"
+            maybe = " (possibly)" if short.get("certainty") == "possible" else ""
+            provided = Text(f"{verdict} {_span(short, 'value', 'range')}{maybe} (provides {_span(short, 'provided', 'provided_range')})",
+                            style="bold red")
+        modality = Text("may be required", style="yellow") if row["modality"] == "may" else Text("shall")
+        if row.get("certainty") == "possible":
+            modality.append(" (possibly)", style="yellow")
+        required = amount(row["value"], row["unit"])
+        if row.get("range"):
+            required = f"{amount(row['range'][0], row['unit'])} to {amount(row['range'][1], row['unit'])}"
+        table.add_row(words(row["name"]), required + alternative, modality, _cite(row), provided)
+    return table
+
+
+SECTIONS = (
+    ("deadline", "Deadlines"), ("late", "Filed late"), ("on_time", "Filed on time"), ("restriction", "Operating restrictions"),
+    ("application_missing", "Missing from the application"), ("application_requirement", "The application must contain"),
+    ("signers", "Sworn and signed by"), ("procedure", "Procedure"), ("denial_ground", "Grounds for denial met"),
+    ("revocation_ground", "Revocation grounds"), ("penalty", "Penalties"), ("interpretation", "Interpretations"),
+)
+
+
+def _line(item: dict[str, Any]) -> str:
+    kind = item["kind"]
+    if kind == "deadline":
+        return f"{words(item['name'])}: {item['value']}"
+    if kind == "late":
+        return f"{words(item['name'])}: {item['value']} day(s) after the deadline"
+    if kind == "on_time":
+        return f"{words(item['name'])}: {item['value']} day(s) before the deadline"
+    if kind == "penalty":
+        low, high, unit = item.get("min"), item.get("max"), item.get("unit")
+        if high is None:
+            return words(item["name"])
+        top = amount(high, unit)
+        if low == high:
+            return f"{words(item['name'])} {top}"
+        return f"{words(item['name'])} {amount(low, unit)}–{top}" if low else f"{words(item['name'])} up to {top}"
+    if kind == "denial_ground":
+        return f"{words(item['name'])} ({'may deny' if item['modality'] == 'may' else 'shall not issue'})"
+    if kind == "interpretation":
+        return f"{words(item['name'])}: {item.get('text') or ''}"
+    return words(item["name"])
+
+
+def _reasons(result: dict[str, Any]) -> Text | None:
+    """Why the status is what it is: each condition of the ordinance's reach, the failed ones first."""
+    found = sorted((c for c in result["conclusions"] if c["kind"] == "reason"), key=lambda c: c["holds"])
+    if not found:
+        return None
+    lines = Text("Why:\n", style="bold")
+    for item in found:
+        maybe = " (possibly)" if item.get("certainty") == "possible" else ""
+        lines.append(f"  {'✓' if item['holds'] else '✗'} {item['text']}{maybe}  [{_cite(item)}]\n",
+                     style=None if item["holds"] else "yellow")
+    return lines
+
+
+def result_panel(result: dict[str, Any]) -> Panel:
+    items = result["conclusions"]
+    parts: list[Any] = [Text(metadata_line(result["ordinance"]), style="dim"), _status_line(result)]
+    reasons = _reasons(result)
+    if reasons:
+        parts.append(reasons)
+    table = _obligations(items)
+    if table:
+        parts.append(table)
+    # what the application lacks is said once, under its own heading, not again among what it must contain
+    missing = {c["name"] for c in items if c["kind"] == "application_missing" and c.get("certainty") != "possible"}
+    for kind, heading in SECTIONS:
+        found = [c for c in items if c["kind"] == kind]
+        if kind == "application_requirement" and missing:
+            found = [c for c in found if c["name"] not in missing]
+            heading = "The application must also contain"
+        if found:
+            lines = Text(f"{heading}:\n", style="bold")
+            for item in found:
+                maybe = " (possibly)" if item.get("certainty") == "possible" else ""
+                lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
+            parts.append(lines)
+    title = Text(f"{result['event']} — {result['jurisdiction']}: {result['title']}")  # an id is text, not markup
+    return Panel(Group(*parts), title=title, title_align="left")
+
+
+def print_results(results: list[dict[str, Any]]) -> None:
+    for result in results:
+        console.print(result_panel(result))
+
+
+# ---------------------------------------------------------------- explanations
+
+def _node_label(node: dict[str, Any]) -> Text:
+    """One step in words: what holds (or does not), its clause, the sentence with the arithmetic, the
+    clause's words. The atoms stay in the JSON (`atom`) for programs."""
+    text = Text()
+    if node.get("kind") == "comparison":
+        return Text(f"fails: {node['text']}", style="bold red")
+    if node.get("kind") == "missing_fact":
+        return Text(f"not stated in the event file: {node['text']}", style="red")
+    if node.get("kind") == "not_derived":
+        return Text(f"does not hold: {node['text']}", style="bold red")
+    text.append(node["text"], style="bold" if node.get("kind") == "derived" else "dim")
+    if node.get("clause"):
+        text.append(f"  [{node['clause']}{' (numbering reconstructed)' if node.get('reconstructed') else ''}]", style="cyan")
+    if node.get("unknown"):
+        text.append(f"  (if {node['unknown']} is {_value_words(node['assumed'])}: unknown)", style="yellow")
+    elif node.get("sun"):
+        text.append(f"  (from the sun: {node['sun']})", style="dim")
+    elif node.get("kind") == "fact":
+        text.append("  (from the event file)", style="dim")
+    if node.get("certainty") == "possible":
+        text.append("  possible: not in every completion", style="yellow")
+    if node.get("because"):
+        text.append(f"\n{node['because']}", style="green")
+    if node.get("conditions_text") and not node.get("because"):
+        text.append("\nwith " + "; ".join(node["conditions_text"]), style="dim")
+    for reading in node.get("interpretations", []):
+        text.append(f"\nRead as ({reading['id']}, {reading['clause']}): {reading['text']}", style="magenta")
+    if node.get("heading"):
+        version = f" (version {node['version']})" if node.get("version") else ""
+        text.append(f"\n{node['heading']}{version}: “{node['words']}”", style="italic")
+    return text
+
+
+def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | None = None) -> None:
+    """Add a node; each clause is quoted once and each derived atom expanded once per tree."""
+    shown = set() if shown is None else shown
+    if node.get("clause") in quoted and node.get("heading"):
+        node = {**node, "heading": None}
+    elif node.get("clause"):
+        quoted.add(node["clause"])
+    if node.get("interpretations"):  # each reading said once, at the first step that rests on it
+        readings = [r for r in node["interpretations"] if f"reading {r['id']}" not in quoted]
+        quoted.update(f"reading {r['id']}" for r in readings)
+        node = {**node, "interpretations": readings}
+    if node.get("kind") == "derived" and node["atom"] in shown:
+        tree.add(Text(f"{node['text']}  (derived above)", style="dim"))
+        return
+    if node.get("kind") == "derived":
+        shown.add(node["atom"])
+    branch = tree.add(_node_label(node))
+    for child in node.get("children", []):
+        _grow(branch, child, quoted, shown)
+    for absent in node.get("unless", []):
+        _grow(branch, absent, quoted, shown)
+    for attempt in node.get("attempts", []):
+        label = Text(f"a rule of {attempt['clause'] or 'the shared vocabulary'}" if attempt.get("clause") is not None
+                     else "a rule of the shared vocabulary", style="dim")
+        if attempt.get("would_mean"):
+            label.append(f"\nwould need: {attempt['would_mean']}", style="yellow")
+        label.append(f"\nfailed: {attempt['failed']}", style="red")
+        sub = branch.add(label)
+        explanation = attempt.get("explanation")
+        if explanation and explanation.get("kind") in ("derived", "not_derived", "fact", "given", "parameter"):
+            _grow(sub, explanation, quoted, shown)
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+OUTCOME_WORDS = {"holds": "holds", "fails": "does not hold", "open": "still depends on other unknown facts"}
+
+
+def _depends_line(entry: dict[str, Any]) -> Text:
+    """Which answers to one unknown fact make a conclusion hold, in words."""
+    parts = []
+    for answer in entry["answers"]:
+        if "from" in answer:
+            span = _piece(answer["from"], answer["to"])
+        else:
+            span = answer["value"]
+        parts.append(f"{span}: {OUTCOME_WORDS[answer['outcome']]}")
+    sampled = " (at the values reasoned)" if entry.get("sampled") else ""
+    return Text(f"decided by {entry['fact']}{sampled}: " + "; ".join(parts), style="yellow")
+
+
+def print_explanation(report: dict[str, Any]) -> None:
+    wanted = report["conclusion"] or "every conclusion"
+    title = f"{report['event']} under {report['ordinance']}: {wanted}"
+    if "certainty" in report:  # over unknown facts
+        title += {"certain": " (certain: in every completion of the unknown facts)",
+                  "possible": " (possible: in some completions of the unknown facts)",
+                  "impossible": " (in no completion of the unknown facts)"}[report["certainty"]]
+    root = Tree(Text(title, style="bold"))
+    quoted: set[str] = set()
+    shown: set[str] = set()
+    for node in report["trees"] + report["why_not"]:
+        if "depends_on" in node:
+            branch = root.add(Text(f"possible: {node['text']}", style="bold yellow"))
+            for entry in node["depends_on"]:
+                branch.add(_depends_line(entry))
+            if not node["depends_on"]:
+                branch.add(Text("no single unknown fact decides it: it turns on several together", style="yellow"))
+            _grow(branch, node, quoted, shown)
+        else:
+            _grow(root, node, quoted, shown)
+    if report["conclusion"] and not report["trees"] and not report["why_not"]:
+        root.add(Text(f"no rule of this ordinance concludes {report['conclusion']!r}", style="yellow"))
+    console.print(root)
+
+
+def print_clauses(ordinance: str, clause_id: str | None = None) -> None:
+    reg = registry(ordinance)
+    if clause_id:
+        clause = reg.clauses[clause_id]
+        flags = [clause.numbering] + ([] if clause.operative else ["non-operative"])
+        body = Text.assemble((f"{clause.id} {clause.heading}", "bold"), f"  ({', '.join(flags)})\n\n", clause.text)
+        if clause.reason:
+            body.append(f"\n\nNote: {clause.reason}", style="dim")
+        for reading in reg.interpretations.values():
+            if reading.clause == clause_id:
+                body.append(f"\n\nInterpretation {reading.id}: ", style="bold magenta")
+                body.append(reading.text)
+        body.append(f"\n\n{metadata_line(ordinance)}", style="dim")
+        console.print(Panel(body, title=f"{reg.jurisdiction}: {reg.title}", title_align="left"))
+        return
+    table = Table(title=f"{reg.jurisdiction}: {reg.title}", title_justify="left",
+                  caption=Text(metadata_line(ordinance)), caption_justify="left")
+    for column in ("clause", "heading", "numbering", "operative"):
+        table.add_column(column, overflow="fold")
+    for clause in reg.clauses.values():
+        table.add_row(clause.id, clause.heading, clause.numbering, "yes" if clause.operative else "no")
+    console.print(table)
+
+
+def print_ordinances(data: list[dict[str, Any]]) -> None:
+    for entry in data:
+        lines = Text.assemble((entry["name"], "bold"), f"  {entry['jurisdiction']} ({entry['level'] or 'level not stated'})\n")
+        lines.append(f"  {entry['title']}\n  adopted by: {entry['adopting_body'] or 'not stated'}\n")
+        if entry["authority"]:
+            lines.append(f"  authority: {entry['authority']}\n")
+        if entry["history"]:
+            lines.append(f"  history: {entry['history']}\n")
+        for version in entry["versions"]:
+            when = version["effective"] if version["effective"] == "undated" else f"effective {version['effective']}"
+            lines.append(f"  version {version['id']}: {version['label']}, {when}\n")
+        lines.append(f"  source: encodings/{entry['name']}.txt\n  published as: {entry['source']}\n")
+        console.print(lines)
+
+
+def print_catalog(data: list[dict[str, Any]]) -> None:
+    for entry in data:
+        reg = registry(entry["ordinance"])
+        table = Table(title=f"{entry['ordinance']}: {reg.jurisdiction}: {reg.title}", title_justify="left")
+        table.add_column("conclusion", no_wrap=True)
+        for column in ("kind", "unit", "clauses"):
+            table.add_column(column, overflow="fold")
+        for item in entry["conclusions"]:
+            table.add_row(item["name"], item["kind"], item["unit"] or "", ", ".join(item["clauses"]))
+        console.print(table)
+
+
+# ---------------------------------------------------------------- unknown facts
+
+PERMIT_WORDS = {"required": "required", "possibly_required": "possibly required", "not_required": "not required"}
+
+
+def _answer(answer: dict[str, Any]) -> str:
+    permits = "; ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in answer["permit"].items())
+    if "from" in answer:
+        span = _piece(answer["from"], answer["to"])
+        return f"{span} → {permits}"
+    return f"{answer['value']} → {permits} (settles {answer['settles']})"
+
+
+# The kinds a settled answer names in text, in this order (compare's default kinds); JSON lists every one.
+SETTLED_KINDS = ("permit_required", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
+                 "penalty", "shortfall")
+
+SETTLED_LABELS = {"exemption": "exemptions", "obligation": "obligations", "deadline": "deadlines", "late": "late",
+                  "on_time": "on time", "denial_ground": "denial grounds", "penalty": "penalties", "shortfall": "shortfalls"}
+
+
+def _settled_words(conclusions: list[dict[str, Any]], several: bool) -> str:
+    """The conclusions an answer settles, by kind: the permit, obligations, deadlines, grounds, penalties, shortfalls."""
+    groups: dict[str, list[str]] = {}
+    for c in conclusions:
+        if c["kind"] in SETTLED_KINDS:
+            name = (f"{c['ordinance']}: " if several else "") + c["name"].replace("_", " ")
+            groups.setdefault(c["kind"], [])
+            if name not in groups[c["kind"]]:
+                groups[c["kind"]].append(name)
+    parts = [("; " if i else "") + (f"{SETTLED_LABELS[kind]}: " if kind in SETTLED_LABELS else "")
+             + ", ".join(groups[kind]) for i, kind in enumerate(k for k in SETTLED_KINDS if k in groups)]
+    rest = len({(c["ordinance"], c["kind"], c["name"]) for c in conclusions if c["kind"] not in SETTLED_KINDS})
+    return "".join(parts) + (f"; and {rest} more (--format json names them)" if rest else "")
+
+
+def print_questions(report: dict[str, Any]) -> None:
+    permits = ", ".join(f"{o}: {PERMIT_WORDS[p]}" for o, p in report.get("permit", {}).items())
+    root = Tree(Text(f"{report['event']}: {permits}; {report.get('open_conclusions', 0)} conclusion(s) still open", style="bold"))
+    if not report["questions"]:
+        root.add(Text("no unknown fact changes any conclusion", style="green"))
+    for number, question in enumerate(report["questions"], start=1):
+        label = Text(f"{number}. {question['fact']}", style="bold")
+        if question["settles_permit_for"]:
+            label.append(f"  settles the permit duty for {', '.join(question['settles_permit_for'])}", style="green")
+        label.append(f"  ({question['settled_by_any_answer']} conclusion(s) settled by any answer)", style="dim")
+        if question["clauses"]:
+            label.append(f"  [{', '.join(question['clauses'])}]", style="cyan")
+        branch = root.add(label)
+        several = len(report.get("permit", {})) > 1
+        for answer in question["answers"]:
+            leaf = branch.add(_answer(answer))
+            for holds, words in ((True, "then holds"), (False, "then does not hold")):
+                leaf_text = _settled_words([c for c in answer.get("conclusions", []) if c["holds"] is holds], several)
+                if leaf_text:
+                    leaf.add(Text(f"{words}: {leaf_text}", style="green" if holds else "dim"))
+    console.print(root)
+
+
+def _reading_value(value: Any) -> str:
+    if value is None:
+        return "does not hold"
+    if value is True:
+        return "holds"
+    return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def print_readings(results: list[dict[str, Any]]) -> None:
+    """`reasoner readings`: per ordinance, the choices between readings and the answers that turn on one."""
+    for result in results:
+        root = Tree(Text(f"{result['event']} under {result['ordinance']}: {result['status'].replace('_', ' ')} "
+                         "on the default readings", style="bold"))
+        if not result["choices"]:
+            root.add(Text("its registry records no choice between readings", style="dim"))
+            console.print(root)
+            continue
+        readings = root.add(Text("choices between readings", style="bold"))
+        for choice in result["choices"]:
+            others = ", ".join(a["reading"] for a in choice["alternatives"])
+            readings.add(Text.assemble((f"{choice['interpretation']}", "bold"), f": {choice['default']} (default); ",
+                                       f"other: {others}  ", (f"[{choice['clause']}]", "cyan")))
+        if not result["depends_on_readings"]:
+            root.add(Text("no answer for this event depends on a reading: each holds whatever the reading", style="green"))
+        else:
+            # grouped by the reading that moves them: the status first, then what newly holds, no longer holds, changes
+            by_reading: dict[tuple[str, str], list[tuple[dict[str, Any], Any]]] = {}
+            for item in result["depends_on_readings"]:
+                for under in item["readings"]:
+                    by_reading.setdefault((under["interpretation"], under["reading"]), []).append((item, under["value"]))
+            for (interpretation, reading), moved in by_reading.items():
+                branch = root.add(Text(f"on the reading {interpretation}={reading}, {len(moved)} answer(s) change",
+                                       style="yellow"))
+                gained, lost, changed = [], [], []
+                for item, value in moved:
+                    what = item["name"].replace("_", " ")
+                    if item["kind"] == "status":
+                        branch.add(Text(f"status: {_reading_value(item['default'])} → {_reading_value(value)}", style="bold"))
+                    elif item["default"] is None:
+                        gained.append(what)
+                    elif value is None:
+                        lost.append(what)
+                    else:
+                        changed.append(f"{what} {_reading_value(item['default'])} → {_reading_value(value)}")
+                for words, names in (("now holds", gained), ("no longer holds", lost), ("changes", changed)):
+                    if names:
+                        branch.add(f"{words}: {', '.join(names)}")
+        combined = result.get("every_combination")
+        if combined:
+            root.add(Text(f"over all {combined['combinations']} combinations of readings: {combined['hold_under_every']} "
+                          f"conclusion(s) hold under every one, {len(combined['hold_under_some_only'])} under some only",
+                          style="dim"))
+        root.add(Text(f"{result['settled']} answer(s) hold whatever the reading", style="dim"))
+        console.print(root)
+
+
+WANTED_WORDS = {"certainly_holds": "hold in every completion of the unknown facts",
+                "certainly_absent": "hold in no completion of the unknown facts"}
+NOW_WORDS = {"certain": "holds in every completion", "possible": "holds in some completions only",
+             "impossible": "holds in none"}
+
+
+def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
+    """One search over unknown facts: the changes found and checked, or that none of the cheapest did it."""
+    branch = tree.add(Text(f"to make {conclusion} {WANTED_WORDS[search['wanted']]}:", style="bold"))
+    if not search["found"]:
+        branch.add(Text(f"no change of the known facts allowed to change does it (the {search['tried']} cheapest "
+                        "tried)" if search.get("gave_up") else "no change of the known facts allowed to change does it",
+                        style="yellow"))
+        return
+    for change in search["changes"]:
+        branch.add(f"{change['fact']}: {change['from']} → {change['to']}")
+    if search.get("clauses"):
+        branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
+    branch.add(Text("checked over every completion of the changed event", style="green"))
+
+
+def print_whatif(report: dict[str, Any]) -> None:
+    if "certainty_now" in report:  # over unknown facts
+        root = Tree(Text(f"{report['event']} under {report['ordinance']}: {report['conclusion']} "
+                         f"{NOW_WORDS[report['certainty_now']]} of the unknown facts", style="bold"))
+        for entry in report["decided_by"]:
+            root.add(_depends_line(entry))
+        for search in (report, report.get("otherwise")):
+            if search:
+                _whatif_search(root, search, report["conclusion"])
+        console.print(root)
+        return
+    goal = "stop holding" if report["holds_now"] else "hold"
+    title = Text(f"{report['event']} under {report['ordinance']}: smallest change to make {report['conclusion']} {goal}", style="bold")
+    root = Tree(title)
+    if not report["found"]:
+        root.add(Text("no change of the facts allowed to change does it", style="yellow"))
+    for change in report["changes"]:
+        root.add(Text(f"{change['fact']}: {change['from']} → {change['to']}"))
+    if report.get("clauses"):
+        root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
+    if report["found"]:
+        root.add(Text("checked: the changed event " + ("no longer has" if report["holds_now"] else "has") + " it"
+                      if report.get("verified") else "NOT confirmed by evaluating the changed event", style="green" if report.get("verified") else "red"))
+    console.print(root)
+
+
+# ---------------------------------------------------------------- comparisons, sweeps, thresholds
+
+def print_comparison(tables: list[dict[str, Any]]) -> None:
+    from reasoner.modes.compare import row_label
+
+    for tab in tables:
+        ordinances = [o["column"] for o in tab["ordinances"]]
+        # the event id is the file's text: a Text, never markup (an id such as [link=...] would write a hyperlink)
+        table = Table(title=Text(f"{tab['event']}: {', '.join(ordinances)}", style="table.title"), title_justify="left",
+                      show_lines=False)
+        table.add_column("", overflow="fold")
+        for ordinance in ordinances:
+            table.add_column(ordinance, overflow="fold")
+        for row in tab["rows"]:
+            texts = []
+            for ordinance in ordinances:
+                cell = row["cells"][ordinance]
+                style = "bold red" if cell["strictest"] else "dim" if cell["state"] != "holds" else None
+                texts.append(Text(("★ " if cell["strictest"] else "") + cell["text"], style=style))
+            table.add_row(words(row_label(row)) if row["kind"] != "status" else Text("permit required", style="bold"), *texts)
+        console.print(table)
+    console.print(Text("★ strictest where the ordinances differ; 'not regulated': the ordinance does not reach the event; "
+                       "'no such requirement': it does, but has no such conclusion.", style="dim"))
+
+
+_CHANGE_MARK = {"appears": "+", "disappears": "−", "changes": "~"}
+
+
+def print_sweep(result: Any) -> None:
+    vary = result.vary
+    head = (f"{result.event}: {vary.field} from {vary.show(vary.low)} to {vary.show(vary.high)} (step {result.step}), "
+            f"{len(result.change_points)} change point(s), {result.evaluations} evaluations")
+    root = Tree(Text(head, style="bold"))
+    for note in result.adjustments:
+        root.add(Text(f"note: {note}", style="dim"))
+    by_point: dict[Any, list[dict[str, Any]]] = {}
+    for change in result.changes:
+        by_point.setdefault(change["at"], []).append(change)
+    for at, changes in by_point.items():
+        point = root.add(Text(f"{vary.field} = {at:,}" if isinstance(at, int) else f"{vary.field} = {at}", style="bold cyan"))
+        for ordinance in dict.fromkeys(c["ordinance"] for c in changes):
+            branch = point.add(Text(ordinance, style="bold"))
+            for change in (c for c in changes if c["ordinance"] == ordinance):
+                label = words(change["name"]) if change["kind"] in ("obligation", "status", change["name"]) \
+                    else f"{words(change['kind'])}: {words(change['name'])}"
+                if change["kind"] == "status":
+                    text = f"{words(change['before'])} → {words(change['after'])}"
+                elif change["change"] == "changes":
+                    text = f"{change['before']} → {change['after']}"
+                else:
+                    text = change["after"] or change["before"] or ""
+                branch.add(Text(f"{_CHANGE_MARK[change['change']]} {label}: {text}  [{', '.join(change['clauses'])}]",
+                                style="red" if change["kind"] == "status" else None))
+    if result.proportional:
+        moving = root.add(Text("proportional (steps not listed; see --samples):", style="bold"))
+        for item in result.proportional:
+            moving.add(f"{item['ordinance']}: {words(item['kind'])} {words(item['name'])}, {amount(item['first_value'], None)} at "
+                       f"{item['from']} to {amount(item['last_value'], None)} at {item['to']}")
+    console.print(root)
+
+
+def print_thresholds(rows: list[dict[str, Any]]) -> None:
+    table = Table(title="Numbers the ordinances state (param facts of the encodings)", title_justify="left")
+    for column in ("ordinance", "parameter", "value", "clause", "the words"):
+        table.add_column(column, justify="right" if column == "value" else "left", overflow="fold")
+    for row in rows:
+        clause = row["clause"] + (" (reconstructed)" if row["numbering"] == "reconstructed" else "")
+        table.add_row(row["ordinance"], words(row["name"]), f"{row['value']:,}", clause,
+                      Text(row["words"] or "", style="italic"))
+    console.print(table)
+
+
+def _piece(low: Any, high: Any) -> str:
+    """A piece of ordered answers: numbers with thousands separators, times and dates as they are."""
+    def shown(value: Any) -> str:
+        return f"{value:,}" if isinstance(value, int) else str(value)
+    return shown(low) if low == high else f"{shown(low)}–{shown(high)}"
