@@ -312,3 +312,22 @@ def test_an_agricultural_fair_whose_description_may_not_have_been_delivered_poss
     assert found[("deadline", "agricultural_fair_description")] == "certain"
     [asked] = questions(fair, ["connecticut"])["questions"]
     assert asked["fact"] == "flags.agricultural_fair_description_delivered"
+
+
+@pytest.mark.parametrize("flags, low", [([], 0), (["camping"], 1)])
+def test_an_unknown_number_staying_overnight_ranges_within_the_peak_and_settles_wyoming(flags, low):
+    """Issue 28 §1: attendance.overnight `unknown` is at most the peak (those staying are present at one time), and
+    at least one when the flags say some stay; whether anybody stays settles Wyoming 35-15-104 for a three-day
+    programme of 13-hour days."""
+    event = parse_events({"id": "stay", "attendance": {"expected_max": 6000, "overnight": "unknown"}, "flags": flags,
+                          "schedule": {"daily": {"first_day": "2027-07-16", "last_day": "2027-07-18",
+                                                 "open": "10:00", "close": "23:00"}}}, "test")[0]
+    [record] = evaluate_uncertain(event, ["wyoming"])
+    if low:
+        assert record["status"] == "permit_required"
+        return
+    assert record["status"] == "possibly_required"
+    [asked] = questions(event, ["wyoming"])["questions"]
+    assert asked["fact"] == "attendance.overnight"
+    spans = {(a["from"], a["to"]): a["permit"]["wyoming"] for a in asked["answers"]}
+    assert spans == {(0, 0): "not_required", (1, 6000): "required"}

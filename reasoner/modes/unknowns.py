@@ -108,8 +108,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             peak = people.expected_max.min if isinstance(people.expected_max, Range) else people.expected_max
             if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
                 value = Range(min=peak, max=value.max)
-            if path == "attendance.overnight" and value.min == 0 and {"overnight_stay", "camping"} & set(event.flags):
-                value = Range(min=1, max=value.max)  # the flags say some stay
+            if path == "attendance.overnight":  # within the peak, and some when the flags say some stay
+                low = 1 if {"overnight_stay", "camping"} & set(event.flags) else 0
+                value = Range(min=max(value.min, low), max=min(value.max, people.peak_at_most))
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
                                  sampled=sampled, ordered=True))
