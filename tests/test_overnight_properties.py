@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import parse_events
 
 TEXTS = ("trempealeau", "wyoming", "connecticut", "gem", "fulton")
