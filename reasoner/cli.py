@@ -295,7 +295,7 @@ def readings(event_file: str, ordinances: tuple[str, ...], event_id: str | None,
              output_format: str) -> None:
     """Which answers depend on a contested reading of the law: the choices between readings each ordinance's
     registry records, and for each answer that one of them moves, its value on the default reading and on the
-    other. Choose a reading with --reading on evaluate, explain, report, compare, sweep, questions and whatif.
+    other. Choose a reading with --reading on evaluate, explain, report, compare, sweep, questions, whatif and batch.
 
     Example: reasoner readings facts/events/compare-barn-wedding.yaml -o fulton
     """
@@ -828,6 +828,7 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="A progress bar on standard error (default: when it is a terminal).")
 @AS_OF
+@READING
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,

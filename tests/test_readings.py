@@ -112,3 +112,58 @@ def test_one_solve_over_every_combination_agrees_with_an_evaluation_of_each(reco
     assert combined["combinations"] == len(answers)
     assert combined["hold_under_every"] == len(every)
     assert combined["hold_under_some_only"] == sorted(f"{k} {n} = {v}" for k, n, v in some - every)
+
+
+# ---- a batch applies the readings chosen to every record, in worker processes too
+
+FULTON_LISTED = "fulton.weddings_exempt_anywhere=listed_venues_only"
+
+
+def _records(tmp_path, count=6):
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps({**record, "id": f"{record['id']}-{n}"}) + "\n"
+                            for n in range(count) for record in (WEDDING, LATE_CONCERT)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_batch_applies_the_reading_to_every_record(tmp_path, workers):
+    source = _records(tmp_path)
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "-o", "trempealeau",
+                                       "--workers", workers, "--chunk-size", "3", "--reading", FULTON_LISTED])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    with chosen_readings([(("fulton", "weddings_exempt_anywhere"), "listed_venues_only")]):
+        expected = [json.loads(json.dumps(r, default=str)) for line in source.read_text().splitlines()
+                    for r in evaluate([event(json.loads(line))], ["fulton", "trempealeau"])]
+    assert rows == expected
+    weddings = [r for r in rows if r["ordinance"] == "fulton" and r["event"].startswith("farm-wedding")]
+    assert weddings and all(r["status"] == "permit_required" for r in weddings)  # the default says exempt
+
+
+def test_resume_refuses_a_run_with_other_readings_and_names_both(tmp_path):
+    from reasoner.batch import run as batching
+    from reasoner.batch.files import BatchInputError
+
+    source = _records(tmp_path, 20)
+    out = tmp_path / "out.jsonl"
+
+    def stop(summary, position, size):
+        raise KeyboardInterrupt
+
+    chosen = ((("fulton", "weddings_exempt_anywhere"), "listed_venues_only"),)
+    with pytest.raises(KeyboardInterrupt):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, chunk_size=4,
+                                           readings=chosen), stop)
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                       "--resume"])
+    assert result.exit_code == 2, result.output
+    assert FULTON_LISTED in result.output and "every default reading" in result.output
+    with pytest.raises(BatchInputError, match="the same --reading"):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, resume=True, readings=(
+            (("fulton", "weddings_exempt_anywhere"), "anywhere"),)))
+    resumed = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                        "--resume", "--reading", FULTON_LISTED])
+    assert resumed.exit_code == 0, resumed.output
+    assert len(out.read_text().splitlines()) == 40

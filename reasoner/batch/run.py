@@ -67,6 +67,7 @@ class Chunk:
     layout: str | None = None          # a CSV output's: wide (a row per event) or long (a row per event and ordinance)
     as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
     rows_folder: str | None = None     # where a worker on this machine writes the rows; None: in the result
+    readings: tuple[tuple[tuple[str, str], str], ...] = ()   # readings chosen instead of the defaults (`--reading`)
 
 
 @dataclass
@@ -196,6 +197,16 @@ def _in_order(events: list, bodies: list, width: int) -> list:
 
 def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     """Validate, evaluate and render one chunk. The worker function of every scheduler."""
+    if not chunk.readings:
+        return _evaluate_chunk(chunk)
+    from reasoner.program import chosen_readings
+
+    # A worker process does not share the parent's chosen readings: the chunk carries them.
+    with chosen_readings(chunk.readings):
+        return _evaluate_chunk(chunk)
+
+
+def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     from reasoner.conclusions import utf8
 
     timings = dict.fromkeys(PHASES, 0.0)
@@ -566,6 +577,10 @@ class _Sink:
         problem = _checkpoint_problem(state, self.paths)
         if problem:
             raise BatchInputError(f"{self.state_path}: not a checkpoint of this program ({problem}); {restart}")
+        if state["run"].get("readings") != self.run.get("readings"):
+            raise BatchInputError(f"{self.state_path}: the interrupted run applied {_readings_said(state['run'])}; "
+                                  f"this one applies {_readings_said(self.run)}: give it the same --reading, or "
+                                  f"{restart}")
         if state["run"] != self.run:
             raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
                                   f"ordinances (or another --layout); {restart}")
@@ -725,6 +740,7 @@ class BatchOptions:
     recycle_after: int | None = None      # chunks per worker process; default about RECYCLE_EVENTS events
     layout: str | None = None             # CSV output: wide (default) or long
     as_of: date | None = None             # evaluate every event under the law in force on this date
+    readings: tuple[tuple[tuple[str, str], str], ...] = ()   # ((ordinance, interpretation), reading) chosen
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -749,6 +765,20 @@ def _changed_input(source: Source, recorded: dict[str, Any], at_start: os.stat_r
     changed = "" if at_start is None else f", modified {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at_start.st_mtime))}"
     return (f"{source.path}: not the input the interrupted run read (its first {recorded['bytes']:,} bytes differ"
             f"{changed}); {restart}")
+
+
+def _readings(options: BatchOptions) -> tuple[tuple[tuple[str, str], str], ...]:
+    """The readings of the run: those in force where it is called (`chosen_readings`), then options.readings, of
+    the ordinances it evaluates, sorted (a checkpoint compares them as a list)."""
+    from reasoner.program import readings_in_force
+
+    chosen = {**readings_in_force(), **dict(options.readings)}
+    return tuple(sorted((key, reading) for key, reading in chosen.items() if key[0] in options.ordinances))
+
+
+def _readings_said(run: dict[str, Any]) -> str:
+    given = run.get("readings")
+    return ", ".join(given) if isinstance(given, list) and given else "every default reading"
 
 
 def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary:
@@ -776,6 +806,9 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
                 "errors": os.path.abspath(errors) if errors else None}
     if options.as_of is not None:  # only then, so a checkpoint written without it still resumes
         identity["as_of"] = options.as_of.isoformat()
+    readings = _readings(options)
+    if readings:  # likewise
+        identity["readings"] = [f"{o}.{i}={r}" for (o, i), r in readings]
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
@@ -788,7 +821,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
 
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
-                     options.as_of, rows_folder[0] if rows_folder else None)
+                     options.as_of, rows_folder[0] if rows_folder else None, readings)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 
