@@ -235,8 +235,10 @@ def main() -> None:
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
 @READING
+@click.option("--readings", "with_readings", is_flag=True,
+              help="Say, for each answer, whether an alternative reading of the law moves it (depends_on_readings).")
 def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: Any, time_limit: float | None,
-             output_format: str) -> None:
+             output_format: str, with_readings: bool) -> None:
     """Evaluate the events in EVENT_FILE under each ordinance: permit, exemptions, obligations with
     quantities, deadlines, restrictions, denial and revocation grounds, penalties and shortfalls.
 
@@ -250,6 +252,10 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
     results = _within(time_limit, lambda: run(events, chosen))
+    if with_readings:
+        from reasoner.modes.readings import with_dependencies
+
+        results = _within(time_limit, lambda: with_dependencies(events, results))
     _emit(results, output_format, "print_results")
 
 

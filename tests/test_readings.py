@@ -167,3 +167,54 @@ def test_resume_refuses_a_run_with_other_readings_and_names_both(tmp_path):
                                         "--resume", "--reading", FULTON_LISTED])
     assert resumed.exit_code == 0, resumed.output
     assert len(out.read_text().splitlines()) == 40
+
+
+# ---- evaluate --readings and explain say which answers rest on a reading
+
+def _cli_json(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("record", [WEDDING, LATE_CONCERT, {**WEDDING, "attendance": {"expected_max": 300}}])
+def test_evaluate_readings_says_what_each_alternative_gives_as_a_hand_chosen_reading_does(tmp_path, record):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record))
+    plain = _cli_json("evaluate", str(path), "-o", "fulton", "-o", "trempealeau", "--format", "json")
+    marked = _cli_json("evaluate", str(path), "-o", "fulton", "-o", "trempealeau", "--format", "json", "--readings")
+    # the answers do not move; each record only gains depends_on_readings
+    assert [{k: v for k, v in r.items() if k != "depends_on_readings"} for r in marked] == plain
+    for result in marked:
+        for item in result["depends_on_readings"]:
+            for under in item["readings"]:
+                reading = f"{result['ordinance']}.{under['interpretation']}={under['reading']}"
+                [other] = _cli_json("evaluate", str(path), "-o", result["ordinance"], "--format", "json",
+                                    "--reading", reading)
+                if item["kind"] == "status":
+                    assert (item["default"], under["value"]) == (result["status"], other["status"])
+                else:
+                    names = {(c["kind"], c["name"]) for c in other["conclusions"]}
+                    assert ((item["kind"], item["name"]) in names) == (under["value"] is not None)
+    moved = {r["ordinance"]: [d["kind"] for d in r["depends_on_readings"]] for r in marked}
+    if record is WEDDING:
+        assert "status" in moved["fulton"]
+    if record["attendance"]["expected_max"] == 300:
+        assert moved["fulton"] == []
+
+
+def test_explain_says_a_conclusion_rests_on_a_reading_and_what_the_other_gives(tmp_path):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(WEDDING))
+    [report] = _cli_json("explain", str(path), "permit_required", "-o", "fulton", "--format", "json")
+    status = next(d for d in report["rests_on_readings"] if d["kind"] == "status")
+    assert status["default"] == "exempt"
+    assert status["readings"] == [{"interpretation": "weddings_exempt_anywhere", "reading": "listed_venues_only",
+                                   "value": "permit_required"}]
+    text = CliRunner().invoke(main, ["explain", str(path), "permit_required", "-o", "fulton"], env={"COLUMNS": "200"})
+    assert "rests on a reading: status: exempt on the reading applied, permit required on " \
+           "weddings_exempt_anywhere=listed_venues_only" in text.output
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({**WEDDING, "attendance": {"expected_max": 300}}))
+    [plain] = _cli_json("explain", str(small), "permit_required", "-o", "fulton", "--format", "json")
+    assert "rests_on_readings" not in plain

@@ -788,6 +788,11 @@ def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict
                               "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
     if conclusion and not atoms:
         result["why_not"] = _why_not_named(explainer, ordinance, conclusion)
+    from reasoner.modes.readings import rests_on
+
+    # only when one does: an answer no reading moves is explained as before, byte for byte
+    if resting := rests_on(event, ordinance, conclusion):
+        result["rests_on_readings"] = resting
     return result
 
 
