@@ -835,10 +835,13 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
               help="A progress bar on standard error (default: when it is a terminal).")
 @AS_OF
 @READING
+@click.option("--readings", "with_readings", is_flag=True,
+              help="Say in each row which answers an alternative reading moves (JSONL: depends_on_readings; CSV: a "
+                   "column per ordinance listing the readings); evaluates each event several times.")
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
-          show_progress: bool | None, as_of: date | None) -> None:
+          show_progress: bool | None, as_of: date | None, with_readings: bool) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -853,7 +856,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
-               errors_path, scheduler, resume, restart, show_progress, as_of)
+               errors_path, scheduler, resume, restart, show_progress, as_of, with_readings)
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -884,7 +887,7 @@ def _say(line: str) -> None:
 
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
-           restart: bool, show_progress: bool | None, as_of: date | None = None) -> None:
+           restart: bool, show_progress: bool | None, as_of: date | None = None, depends: bool = False) -> None:
     from contextlib import nullcontext
 
     from reasoner.batch import run as batching
@@ -892,7 +895,7 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
 
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
-                                    layout=layout, as_of=as_of)
+                                    layout=layout, as_of=as_of, depends=depends)
     _with_law_date([], as_of)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers

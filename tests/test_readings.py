@@ -218,3 +218,34 @@ def test_explain_says_a_conclusion_rests_on_a_reading_and_what_the_other_gives(t
     small.write_text(json.dumps({**WEDDING, "attendance": {"expected_max": 300}}))
     [plain] = _cli_json("explain", str(small), "permit_required", "-o", "fulton", "--format", "json")
     assert "rests_on_readings" not in plain
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_batch_readings_rows_are_evaluate_readings_and_the_csv_lists_the_readings(tmp_path, workers):
+    source = _records(tmp_path, 2)
+    jsonl, wide, long = tmp_path / "out.jsonl", tmp_path / "wide.csv", tmp_path / "long.csv"
+    ordinances = ["-o", "fulton", "-o", "trempealeau"]
+    for out, layout in ((jsonl, []), (wide, ["--layout", "wide"]), (long, ["--layout", "long"])):
+        result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), *ordinances, "--workers", workers,
+                                           "--readings", *layout])
+        assert result.exit_code == 0, result.output
+    expected = [r for line in source.read_text().splitlines()
+                for r in _cli_json("evaluate", _one(tmp_path, line), *ordinances, "--format", "json", "--readings")]
+    assert [json.loads(line) for line in jsonl.read_text().splitlines()] == expected
+    import csv
+
+    rows = list(csv.DictReader(wide.open(encoding="utf-8")))
+    wedding = next(r for r in rows if r["event"].startswith("farm-wedding"))
+    assert wedding["fulton.depends_on_readings"] == "weddings_exempt_anywhere=listed_venues_only"
+    concert = next(r for r in rows if r["event"].startswith("late-concert"))
+    assert "ending_at_one_am_not_into_late_hours=one_am_inside" in concert["trempealeau.depends_on_readings"]
+    longs = list(csv.DictReader(long.open(encoding="utf-8")))
+    assert [r["depends_on_readings"] for r in longs] == [
+        "; ".join(dict.fromkeys(f"{u['interpretation']}={u['reading']}" for d in r["depends_on_readings"]
+                                for u in d["readings"])) for r in expected]
+
+
+def _one(tmp_path, line):
+    path = tmp_path / "one.json"
+    path.write_text(line)
+    return str(path)

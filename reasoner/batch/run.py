@@ -37,7 +37,7 @@ from typing import Any
 
 from reasoner.events.loading import DuplicateKey, shown, unique_object, unreadable_value
 from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
-                       error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
+                       error_csv_row, error_json, error_record, input_format, output_format, readings_cell, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
 FIRST_CHUNK = 125          # chunks grow from this to --chunk-size (doubling with a progress bar): results within a second
@@ -68,6 +68,7 @@ class Chunk:
     as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
     rows_folder: str | None = None     # where a worker on this machine writes the rows; None: in the result
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # readings chosen instead of the defaults (`--reading`)
+    depends: bool = False              # each row says which answers depend on a reading (`--readings`)
 
 
 @dataclass
@@ -213,7 +214,9 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     start = perf_counter()
     checked = [_validate(record, chunk) for record in chunk.records]
     events = [event for event, _, _ in checked if event is not None]
-    plain = [event for event in events if not getattr(event, "has_unknowns", False)]
+    # --readings: every event by the way of evaluate_any, whose records modes/readings.py marks
+    fast = not chunk.depends
+    plain = [event for event in events if fast and not getattr(event, "has_unknowns", False)]
     timings["validate"] = perf_counter() - start
     width = len(chunk.ordinances)
     bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings), width) if plain else []
@@ -226,7 +229,7 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     csv_out = chunk.output_format == "csv"
     wide = csv_out and chunk.layout == "wide"
     for record, (event, (given_id, given_name), problems) in zip(chunk.records, checked):
-        if event is not None and not getattr(event, "has_unknowns", False):
+        if event is not None and fast and not getattr(event, "has_unknowns", False):
             mine = bodies[position:position + width]
             position += width
             broken = next((b for b in mine if isinstance(b, Exception)), None)
@@ -248,15 +251,21 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
 
             try:
                 results = evaluate_any([event], chunk.ordinances)
+                if chunk.depends:
+                    from reasoner.modes.readings import with_dependencies
+
+                    results = with_dependencies([event], results)
             except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
                 problems = [("", f"could not be evaluated: {error}")]
             else:
                 if wide:
+                    moving = [readings_cell(result) for result in results] if chunk.depends else []
                     out.append([event.id, event.name or "", *(c for result in results for c in wide_cells(result)),
-                                record.source, record.line, ""])
+                                *moving, record.source, record.line, ""])
                 else:
                     for result in results:
-                        out.append(csv_cells(result) + [record.source, record.line, ""] if csv_out
+                        moving = [readings_cell(result)] if chunk.depends else []
+                        out.append(csv_cells(result) + moving + [record.source, record.line, ""] if csv_out
                                    else utf8(json.dumps(result, ensure_ascii=False) + "\n"))
                 evaluated += 1
                 rows += 1 if wide else len(results)
@@ -267,7 +276,7 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
         if apart:
             errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
         else:
-            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances, chunk.depends) if csv_out
                        else utf8(error_json(error)))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
@@ -741,6 +750,7 @@ class BatchOptions:
     layout: str | None = None             # CSV output: wide (default) or long
     as_of: date | None = None             # evaluate every event under the law in force on this date
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # ((ordinance, interpretation), reading) chosen
+    depends: bool = False                 # each row says which answers depend on a reading (`--readings`)
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -809,10 +819,12 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     readings = _readings(options)
     if readings:  # likewise
         identity["readings"] = [f"{o}.{i}={r}" for (o, i), r in readings]
+    if options.depends:
+        identity["depends_on_readings"] = True
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
-        sink.header = csv_header(layout, options.ordinances)
+        sink.header = csv_header(layout, options.ordinances, options.depends)
     if errors_format == "csv":
         sink.errors_header = csv_header("errors", options.ordinances)
     chunk_format = fmt if fmt in ("jsonl", "csv") else "data"
@@ -821,7 +833,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
 
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
-                     options.as_of, rows_folder[0] if rows_folder else None, readings)
+                     options.as_of, rows_folder[0] if rows_folder else None, readings, options.depends)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 
