@@ -555,7 +555,9 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
                        f"{counts.get('clauses', 0)} clauses ({counts.get('encoded', 0)} encoded, "
                        f"{counts.get('non_operative', 0)} non-operative, {counts.get('operative_not_encoded', 0)} "
                        f"operative but not encoded, each with its reason), {counts.get('rules', 0)} rules, "
-                       f"{counts.get('parameters', 0)} parameters, {counts.get('interpretations', 0)} interpretations")
+                       f"{counts.get('parameters', 0)} parameters, {counts.get('interpretations', 0)} interpretations "
+                       f"({counts.get('choices_between_readings', 0)} choices between readings, "
+                       f"{counts.get('interpretations_not_reviewed', 0)} not yet reviewed)")
             for problem in report.problems:
                 click.echo(f"  error: {problem}")
     if not all(report.ok for report in reports):
