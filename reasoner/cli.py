@@ -281,7 +281,7 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     event = _one_event(event_file, event_id, as_of)
     if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
         raise InputError(problem)
-    reports = [run(event, ordinance, conclusion) for ordinance in chosen]
+    reports = [run(event, ordinance, conclusion, readings=True) for ordinance in chosen]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputError(problem)
     if output_format == "json":

@@ -149,7 +149,7 @@ def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
     event = _one_event(request)
     conclusion = request.get("conclusion")
     _conclusion(conclusion, chosen)
-    reports = [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+    reports = [explain_event(event, ordinance, conclusion, readings=True) for ordinance in chosen]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputProblem(problem)
     return reports
