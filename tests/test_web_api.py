@@ -16,7 +16,7 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 from reasoner.cli import main  # noqa: E402
 from reasoner.events.loading import load_events  # noqa: E402
 from reasoner.views.render import printable  # noqa: E402
-from reasoner.law.vocabulary import encoded_ordinances  # noqa: E402
+from reasoner.law.locator import encoded_ordinances  # noqa: E402
 from web_server import running_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,7 +210,7 @@ def test_an_unknown_reading_in_a_request_is_a_422_with_a_suggestion(server, read
 
 
 def test_the_readings_endpoint_lists_every_choice_with_its_default_and_alternatives(server):
-    from reasoner.law.vocabulary import ordinance_readings
+    from reasoner.law.ordinances import ordinance_readings
 
     status, answer = call(server, "GET", "/readings")
     assert status == 200
