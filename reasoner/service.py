@@ -224,17 +224,37 @@ def within(seconds: float | None, work: Any) -> Any:
         raise TimedOut(f"{error}; no conclusion is given") from None
 
 
+def _readings(given: Any) -> list[tuple[tuple[str, str], str]]:
+    """`readings: {"ordinance.interpretation": "reading"}`, each checked as `--reading` checks it."""
+    from reasoner.program import UnknownReading, parse_reading
+
+    if not given:
+        return []
+    if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
+        raise InputProblem('readings: give them as {"ordinance.interpretation": "reading"}')
+    try:
+        return [parse_reading(f"{name}={reading}") for name, reading in given.items()]
+    except UnknownReading as error:
+        raise InputProblem(f"readings: {error}") from None
+
+
 # ---------------------------------------------------------------- the commands
 
 def evaluate(events: Events, ordinances: Sequence[str] = (), filed: date | None = None,
-             time_limit: float | None = None) -> list[dict[str, Any]]:
+             time_limit: float | None = None, depends_on_readings: bool = False) -> list[dict[str, Any]]:
     """`reasoner evaluate`: every conclusion, one record per event and ordinance; `filed` checks that filing date
-    instead of the events' application.filed."""
+    instead of the events' application.filed; `depends_on_readings` says of each answer whether an alternative
+    reading of the law moves it."""
     from reasoner.evaluate import evaluate_any
 
     names = chosen(ordinances)
     found = _with_filing_date(load(events, light=True), filed, events.spelling)
-    return within(time_limit, lambda: evaluate_any(found, names))
+    results = within(time_limit, lambda: evaluate_any(found, names))
+    if depends_on_readings:
+        from reasoner.modes.readings import with_dependencies
+
+        results = within(time_limit, lambda: with_dependencies(found, results))
+    return results
 
 
 def _known_conclusion(conclusion: str | None, names: tuple[str, ...]) -> None:
@@ -251,7 +271,7 @@ def explain(events: Events, conclusion: str | None = None, ordinances: Sequence[
     names = chosen(ordinances)
     event = one(events)
     _known_conclusion(conclusion, names)
-    reports = [explain_event(event, ordinance, conclusion) for ordinance in names]
+    reports = [explain_event(event, ordinance, conclusion, readings=True) for ordinance in names]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputProblem(problem)
     return reports
@@ -475,10 +495,24 @@ def schema() -> dict[str, Any]:
 COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare}
 
 
+def reading_choices() -> list[dict[str, Any]]:
+    """Every choice between readings the registries record, per ordinance: the interpretation, its clause, the
+    reading applied by default and the alternatives `readings` in a request (or `--reading`) may choose."""
+    from reasoner.modes.readings import choices
+    from reasoner.program import check_ordinances
+
+    return [{"ordinance": name, **choice} for name in check_ordinances(()) for choice in choices(name)]
+
+
 def run(command: str, request: dict[str, Any]) -> Any:
-    """One solving command by name, its request a web body as a dict (what a web worker runs)."""
+    """One solving command by name, its request a web body as a dict (what a web worker runs), on the readings the
+    request chooses."""
+    from reasoner.program import chosen_readings
+
     fields = dict(request)
+    chosen_ones = _readings(fields.pop("readings", None))
     events = Events(**{key: fields.pop(key, None) for key in ("source", "event", "filename", "as_of", "event_id")})
     if command == "compare" and fields.get("kinds") is not None:
         fields["kinds"] = ",".join(fields["kinds"])
-    return COMMANDS[command](events, **fields)
+    with chosen_readings(chosen_ones):
+        return COMMANDS[command](events, **fields)

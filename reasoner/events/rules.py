@@ -207,6 +207,11 @@ class AttendanceBase:
             if average_min > self.peak_at_most:
                 raise ValueError(f"average ({average_min:,}) exceeds expected_max ({self.peak_at_most:,}): the average "
                                  "over the hours cannot exceed the most present at once")
+        if self.overnight is not None:  # those staying between sessions are present at one time, so within the peak
+            overnight_min = self.overnight.min if isinstance(self.overnight, RangeBase) else self.overnight
+            if overnight_min > self.peak_at_most:
+                raise ValueError(f"overnight ({overnight_min:,}) exceeds expected_max ({self.peak_at_most:,}): those "
+                                 "staying on the grounds overnight are present at one time, so within the peak")
         if self.total is not None:  # every person present at the peak is one of the persons over the event
             total_max = self.total.max if isinstance(self.total, RangeBase) else self.total
             peak_min = self.expected_max.min if isinstance(self.expected_max, RangeBase) else self.expected_max
@@ -395,6 +400,31 @@ class EventBase:
             if count > peak:
                 raise ValueError(f"schedule.daily.expected_max: {day.isoformat()} ({count:,}) is above the event's peak, "
                                  f"attendance.expected_max ({peak:,})")
+        # Where every session states its peak, the event's peak is the largest of them: one above all of them would
+        # count people at no session (Wyoming's licences per day would then be none, for a licence required).
+        lowest = self.attendance.expected_max.min if isinstance(self.attendance.expected_max, RangeBase) else self.attendance.expected_max
+        if self.schedule.sessions is not None:
+            stated = [(s.expected_max, f"schedule.sessions[{n}].expected_max") for n, s in enumerate(self.schedule.sessions)]
+        elif self.schedule.daily is not None:
+            stated = [(s.expected_max, f"schedule.daily.expected_max: {s.start.date().isoformat()}") for s in self.schedule.runs]
+        else:
+            stated = [(None, "")]
+        if all(count is not None for count, _ in stated):
+            count, field = max(stated, key=lambda c: c[0])
+            if lowest > count:
+                raise ValueError(f"attendance.expected_max ({lowest:,}) is above every session's peak, the largest being "
+                                 f"{field} ({count:,}): the event's peak is the largest of its sessions' (lower it, or "
+                                 "leave out the expected_max of a session that reaches it)")
+        return self
+
+    def overnight_agrees_with_flags(self) -> Any:
+        # `overnight_stay` says some stay and camping is staying: a count of nobody contradicts them.
+        overnight = self.attendance.overnight
+        at_most = overnight.max if isinstance(overnight, RangeBase) else overnight
+        said = [f for f in ("overnight_stay", "camping") if f in self.flags]
+        if at_most == 0 and said:
+            raise ValueError(f"attendance.overnight is 0 but flags say {' and '.join(said)}: those who camp or stay "
+                             "on the grounds overnight are more than 0")
         return self
 
     def unknown_is_not_also_stated(self) -> Any:
@@ -413,7 +443,8 @@ class EventBase:
 
     @property
     def has_unknowns(self) -> bool:
-        ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.site.seating_capacity, self.organizer.applicant_age,
+        ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.attendance.overnight,
+                  self.site.seating_capacity, self.organizer.applicant_age,
                   self.organizer.person_in_charge_age)
         return bool(self.unknown) or any(isinstance(value, RangeBase) for value in ranges) or bool(self.schedule.open_ends())
 
