@@ -250,7 +250,10 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
     results = _within(time_limit, lambda: run(events, chosen))
-    _emit(results, output_format, "print_results")
+    if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
+        render.print_results(results, {event.id: event.schedule.opening.date() for event in events})
+    else:
+        _emit(results, output_format, "print_results")
 
 
 @main.command()
