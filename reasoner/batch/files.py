@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reasoner.events.loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
-from reasoner.events.loading import RefusedFile, file_kind, read_bounded, unstattable
+from reasoner.events.loading import RefusedFile, file_kind, read_bounded, shown, unstattable
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -239,6 +239,11 @@ class Source:
             return
         except (csv.Error, _RecordTooLarge) as error:
             raise BatchInputError(f"{self.name}: line 1: malformed CSV header: {error}") from None
+        separator = next((name for mark, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "bars"))
+                          if len(self.header) == 1 and mark in self.header[0]), None)
+        if separator:   # no field name holds one: the file is separated by another mark
+            raise BatchInputError(f"{self.name}: line 1: the header is one column, {shown(self.header[0])}: columns "
+                                  f"are separated by commas, not {separator}")
         twice = sorted({name for name in self.header if name and self.header.count(name) > 1})
         if twice:
             raise BatchInputError(f"{self.name}: line 1: the header names {', '.join(twice)} more than once")
@@ -500,14 +505,14 @@ def _streaming_loader(stream: BinaryIO) -> Any:
 def _streaming_class() -> type:
     import yaml
 
-    from reasoner.events.loading import _Loader  # the loader refuses a key written twice
+    from reasoner.events.loading import UniqueKeyLoader  # the loader refuses a key written twice
 
-    class Streaming(yaml.composer.Composer, _Loader):  # type: ignore[misc, valid-type]
+    class Streaming(yaml.composer.Composer, UniqueKeyLoader):  # type: ignore[misc, valid-type]
         """libyaml's parser under PyYAML's composer, which composes one node at a time where libyaml's
         own composes the whole document."""
 
         def __init__(self, stream: BinaryIO):
-            _Loader.__init__(self, stream)
+            UniqueKeyLoader.__init__(self, stream)
             yaml.composer.Composer.__init__(self)
 
     return Streaming
@@ -771,7 +776,8 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
     """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
     the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.vocabulary import encoding_path, names
+    from reasoner.law.locator import encoding_path
+    from reasoner.law.vocabulary import names
 
     text = re.sub(r"%.*", "", encoding_path(ordinance).read_text(encoding="utf-8"))  # rules, not comments
     named = set(re.findall(r"[a-z_][a-z0-9_]*", text))

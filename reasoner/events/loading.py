@@ -49,7 +49,7 @@ def yaml_problem(error: yaml.YAMLError) -> tuple[str, int]:
     return f"{kind}{at}: {reason}", mark.line + 1 if mark else 1
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class UniqueKeyLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     """The safe loader, refusing a key written twice in one mapping: YAML lets the last one win silently, and a
     repeated `attendance:` would change a legal answer without a word."""
 
@@ -81,7 +81,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
 
 # YAML 1.1 reads 58:20 as the base-60 number 3,500 and 10:00:30 as 36,030: with a colon, a plain value is text
 # here (a clock time is then read as a time, and a number written so is refused as no number).
-_Loader.yaml_implicit_resolvers = {
+UniqueKeyLoader.yaml_implicit_resolvers = {
     first: [(tag, re.compile(r"(?!.*:)" + pattern.pattern, pattern.flags)
               if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") else pattern) for tag, pattern in resolvers]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
@@ -140,6 +140,20 @@ def _field_path(location: tuple) -> str:
     return text
 
 
+def _plain_location(location: tuple) -> tuple:
+    """The location without pydantic's labels of a union's branches (schedule.end.datetime,
+    schedule.end.function-after[ordered(), EndRange]): parts that name no field where a model has fields,
+    nor a key that is not a string (reported by its own words)."""
+    kept: list[Any] = []
+    for part in location:
+        if isinstance(part, str) and part != "[key]":
+            fields = _fields_at(tuple(kept))
+            if (fields and part not in fields) or "[" in part:
+                continue
+        kept.append(part)
+    return tuple(kept)
+
+
 def _fields_at(location: tuple) -> list[str]:
     """The field names of the event model's part at a location (attendance -> expected_max, female, ...)."""
     import typing
@@ -173,11 +187,20 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
     found = []
     for item in items:
         location = tuple(item["loc"])
-        where = _field_path(location)
+        where = _field_path(_plain_location(location) if item["type"] != "extra_forbidden" else location)
         if prefix:
             where = f"{prefix}.{where}" if where else prefix
         given = item.get("input")
         detail = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "invalid_key":   # pydantic puts the key, made text, in the path: `None`
+            location = location[:-1]
+            where = _field_path(_plain_location(location))
+            if prefix:
+                where = f"{prefix}.{where}" if where else prefix
+            detail = ("a key is null (written ~, null or left empty); name a field" if given is None
+                      else "a key is not a name; name a field")
+        elif item["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            detail = "should be a mapping of fields (key: value)"
         if item["type"] == "extra_forbidden" and location and isinstance(location[-1], str):
             fields = _fields_at(location[:-1])
             close = difflib.get_close_matches(location[-1], fields, n=1, cutoff=0.6)
@@ -203,7 +226,8 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
         kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
         if kind and isinstance(given, str):
             detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"
-        if item["type"] not in ("missing",) and not isinstance(given, (dict, list)):
+        if item["type"] != "missing" and not isinstance(given, (dict, list)) and not (
+                item["type"] == "invalid_key" and given is None):
             detail += f" (given: {shown(given)})"
         found.append((where, detail))
     # A field reported missing because it was misspelt is said once, at the misspelling.
@@ -420,7 +444,7 @@ def scan_yaml(text: str, where: str) -> None:
             raise EventFileError(where, [("", f"the file expands to more than {MAX_VALUES:,} values "
                                               "(YAML aliases count each time they are used)")])
 
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=UniqueKeyLoader):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             begin(event)
             if len(frames) >= MAX_DEPTH:
@@ -483,7 +507,7 @@ def _json_lines(text: str, where: str) -> list[Any]:
     return records
 
 
-def _parse(text: str, path: Path) -> Any:
+def parse_text(text: str, path: Path) -> Any:
     where = str(path)
     try:
         if path.suffix.lower() == ".jsonl":
@@ -491,7 +515,7 @@ def _parse(text: str, path: Path) -> Any:
         if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
         scan_yaml(text, where)
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
     except yaml.YAMLError as error:
@@ -509,11 +533,15 @@ def load_events(path: str | Path, light: bool = False) -> list["Event"]:
     `light`, valid events may come as light objects (parse_events)."""
     path = Path(path)
     raw = _read(path)
+    # YAML may be UTF-16 with its byte order mark, as the batch (PyYAML reading bytes) takes it; JSON is UTF-8
+    encoding = "utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) and path.suffix.lower() not in (
+        ".json", ".jsonl") else "utf-8-sig"
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        raise EventFileError(str(path), [("", f"not UTF-8 text (byte {error.start})")]) from None
-    data = _parse(text, path)
+        name = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        raise EventFileError(str(path), [("", f"not {name} text (byte {error.start})")]) from None
+    data = parse_text(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
     try:

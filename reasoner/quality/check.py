@@ -33,7 +33,9 @@ from clingo import ast
 
 from reasoner.law.conventions import Annotations, folded
 from reasoner.law.schema import INPUT, enumerated_arguments
-from reasoner.law.vocabulary import encoded_ordinances, encoding_path, names, registry_path, unfinished_metadata
+from reasoner.law.locator import encoded_ordinances, encoding_path, registry_path
+from reasoner.law.ordinances import unfinished_metadata
+from reasoner.law.vocabulary import names
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",
@@ -570,7 +572,7 @@ class _Checker:
         return used - heads - self.inputs
 
     def _ground(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
-        from reasoner.program import Program
+        from reasoner.program import Program, SolveTimeout
 
         messages: list[str] = []
 
@@ -585,6 +587,8 @@ class _Checker:
             program = Program([self.ordinance], options=["--warn=all"], files=[self.vocabulary.file, self.enc.file],
                               logger=log)
             program.add(defined).add_events(list(self.events)).ground()
+        except SolveTimeout:
+            raise   # --time-limit passed: no verdict, not a defect of the encoding
         except RuntimeError as error:
             messages.append(f"grounding failed: {error}")
         for message in messages:
