@@ -174,13 +174,13 @@ def _authority_deadlines(items: list[dict[str, Any]], opening: date | None) -> T
     found = [c for c in items if c["kind"] == "deadline" and c["name"] in owed]
     if not found:
         return None
-    lines = Text("The authority's deadlines (what it must do by when, not the organizer's duty):\n", style="bold")
+    lines = Text("The authority's deadlines (its duty, not the organizer's):\n", style="bold")
     for item in found:
         maybe = " (possibly)" if item.get("certainty") == "possible" else ""
         lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]")
         day = date.fromisoformat(item["value"]) if opening and isinstance(item.get("value"), str) else None
         if day and day >= opening:
-            where = "on the event's opening day" if day == opening else f"after the event opens ({opening.isoformat()})"
+            where = "ON the opening day" if day == opening else f"AFTER the opening ({opening.isoformat()})"
             lines.append(f"  FALLS {where}", style="bold yellow")
         lines.append("\n")
     return lines
