@@ -252,8 +252,10 @@ def main() -> None:
               help="Give up after this many seconds: no answer is printed and the exit code is 3.")
 @FORMAT
 @READING
+@click.option("--readings", "with_readings", is_flag=True,
+              help="Say, for each answer, whether an alternative reading of the law moves it (depends_on_readings).")
 def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: Any, time_limit: float | None,
-             output_format: str) -> None:
+             output_format: str, with_readings: bool) -> None:
     """Evaluate the events in EVENT_FILE under each ordinance: permit, exemptions, obligations with
     quantities, deadlines, restrictions, denial and revocation grounds, penalties and shortfalls.
 
@@ -267,6 +269,10 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
         render.errors.print(f"{len(events):,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
     results = _within(time_limit, lambda: run(events, chosen))
+    if with_readings:
+        from reasoner.modes.readings import with_dependencies
+
+        results = _within(time_limit, lambda: with_dependencies(events, results))
     if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
         render.print_results(results, {event.id: event.schedule.opening.date() for event in events})
     else:
@@ -296,7 +302,7 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
     event = _one_event(event_file, event_id, as_of)
     if conclusion is not None and (problem := unknown_conclusion(conclusion, chosen)):
         raise InputError(problem)
-    reports = [run(event, ordinance, conclusion) for ordinance in chosen]
+    reports = [run(event, ordinance, conclusion, readings=True) for ordinance in chosen]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputError(problem)
     if output_format == "json":
@@ -317,7 +323,7 @@ def readings(event_file: str, ordinances: tuple[str, ...], event_id: str | None,
              output_format: str) -> None:
     """Which answers depend on a contested reading of the law: the choices between readings each ordinance's
     registry records, and for each answer that one of them moves, its value on the default reading and on the
-    other. Choose a reading with --reading on evaluate, explain, report, compare, sweep, questions and whatif.
+    other. Choose a reading with --reading on evaluate, explain, report, compare, sweep, questions, whatif and batch.
 
     Example: reasoner readings facts/events/compare-barn-wedding.yaml -o fulton
     """
@@ -575,7 +581,9 @@ def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
                        f"{counts.get('clauses', 0)} clauses ({counts.get('encoded', 0)} encoded, "
                        f"{counts.get('non_operative', 0)} non-operative, {counts.get('operative_not_encoded', 0)} "
                        f"operative but not encoded, each with its reason), {counts.get('rules', 0)} rules, "
-                       f"{counts.get('parameters', 0)} parameters, {counts.get('interpretations', 0)} interpretations")
+                       f"{counts.get('parameters', 0)} parameters, {counts.get('interpretations', 0)} interpretations "
+                       f"({counts.get('choices_between_readings', 0)} choices between readings, "
+                       f"{counts.get('interpretations_not_reviewed', 0)} not yet reviewed)")
             for problem in report.problems:
                 click.echo(f"  error: {problem}")
     if not all(report.ok for report in reports):
@@ -858,10 +866,15 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
               help="A progress bar on standard error (default: when it is a terminal).")
 @AS_OF
 @_time_limit_option("Give up on a record after this many seconds: it becomes an error row, and the batch goes on.")
+@READING
+@click.option("--readings", "with_readings", is_flag=True,
+              help="Say in each row which answers an alternative reading moves (JSONL: depends_on_readings; CSV: a "
+                   "column per ordinance listing the readings); evaluates each event several times.")
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
-          show_progress: bool | None, as_of: date | None, time_limit: float | None) -> None:
+          show_progress: bool | None, as_of: date | None, time_limit: float | None,
+          with_readings: bool) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -876,7 +889,8 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
-               errors_path, scheduler, resume, restart, show_progress, as_of, time_limit)
+               errors_path, scheduler, resume, restart, show_progress, as_of, time_limit,
+               with_readings)
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -908,7 +922,7 @@ def _say(line: str) -> None:
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
            restart: bool, show_progress: bool | None, as_of: date | None = None,
-           time_limit: float | None = None) -> None:
+           time_limit: float | None = None, depends: bool = False) -> None:
     from contextlib import nullcontext
 
     from reasoner.batch import run as batching
@@ -916,7 +930,8 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
 
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
-                                    layout=layout, as_of=as_of, time_limit=time_limit)
+                                    layout=layout, as_of=as_of, time_limit=time_limit,
+                                    depends=depends)
     _with_law_date([], as_of)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers

@@ -19,7 +19,7 @@ from reasoner.modes.explain import explain as explain_event, kind_problem, unkno
 from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, parse_text, check_bounds, parse_events,  # noqa: F401 - the
                        unique_object)  # app's JSON reading
 from reasoner.law.registry import clauses_record, ordinance_record, registry
-from reasoner.program import SolveTimeout, UnknownOrdinance, check_ordinances
+from reasoner.program import SolveTimeout, UnknownOrdinance, UnknownReading, check_ordinances, chosen_readings, parse_reading
 from reasoner.evaluate import evaluate_any
 from reasoner.unknowns import questions as event_questions
 from reasoner.modes.whatif import WhatIfError, whatif as whatif_event
@@ -122,6 +122,18 @@ def _conclusion(conclusion: str | None, chosen: tuple[str, ...]) -> None:
         raise InputProblem(problem)
 
 
+def _readings(given: Any) -> list[tuple[tuple[str, str], str]]:
+    """`readings: {"ordinance.interpretation": "reading"}`, each checked as `--reading` checks it."""
+    if not given:
+        return []
+    if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
+        raise InputProblem('readings: give them as {"ordinance.interpretation": "reading"}')
+    try:
+        return [parse_reading(f"{name}={reading}") for name, reading in given.items()]
+    except UnknownReading as error:
+        raise InputProblem(f"readings: {error}") from None
+
+
 # ---------------------------------------------------------------- the commands
 
 def evaluate(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -137,7 +149,7 @@ def explain(request: dict[str, Any]) -> list[dict[str, Any]]:
     event = _one_event(request)
     conclusion = request.get("conclusion")
     _conclusion(conclusion, chosen)
-    reports = [explain_event(event, ordinance, conclusion) for ordinance in chosen]
+    reports = [explain_event(event, ordinance, conclusion, readings=True) for ordinance in chosen]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputProblem(problem)
     return reports
@@ -197,6 +209,15 @@ def schema() -> dict[str, Any]:
 COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare}
 
 
+def readings() -> list[dict[str, Any]]:
+    """Every choice between readings the registries record, per ordinance: the interpretation, its clause, the
+    reading applied by default and the alternatives `readings` in a request (or `--reading`) may choose."""
+    from reasoner.modes.readings import choices
+
+    return [{"ordinance": name, **choice} for name in check_ordinances(()) for choice in choices(name)]
+
+
 def run(command: str, request: dict[str, Any]) -> Any:
-    """One solving command, by name (what a worker process runs)."""
-    return COMMANDS[command](request)
+    """One solving command, by name (what a worker process runs), on the readings the request chooses."""
+    with chosen_readings(_readings(request.get("readings"))):
+        return COMMANDS[command](request)

@@ -74,7 +74,7 @@ def candidates(value: Range, event: Event, ordinances: tuple[str, ...]) -> tuple
     people = event.attendance
     # Every stated amount a param may be added to, multiplied with or compared against (a site's capacity
     # plus a margin, a split of the peak, a provision against a rate).
-    known = (event.site.seating_capacity, event.site.capacity, people.female, people.male, people.board_finding,
+    known = (event.site.seating_capacity, event.site.capacity, event.site.sleeping_capacity, people.female, people.male, people.board_finding,
              people.max_tickets, *event.provisions.values())
     points = {value.min, value.max} | number_points(ordinances, known)
     return sorted(v for v in points if value.min <= v <= value.max), True
@@ -94,7 +94,7 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             atom = clingo.Function(SET_ATOMS[prefix], [e, clingo.Function(name)])
             found.append(Unknown(path, [(True, atom), (False, None)], flag_atom=atom))
     numbers = {"attendance.expected_max": event.attendance.expected_max, "attendance.total": event.attendance.total,
-               "attendance.average": event.attendance.average,
+               "attendance.average": event.attendance.average, "attendance.overnight": event.attendance.overnight,
                "site.seating_capacity": event.site.seating_capacity,
                "organizer.applicant_age": event.organizer.applicant_age,
                "organizer.person_in_charge_age": event.organizer.person_in_charge_age}
@@ -114,6 +114,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
                 value = Range(min=peak, max=value.max)
             if path == "attendance.average" and value.max > people.peak_at_most:  # an average never exceeds the peak
                 value = Range(min=value.min, max=people.peak_at_most)
+            if path == "attendance.overnight":  # within the peak, and some when the flags say some stay
+                low = 1 if {"overnight_stay", "camping"} & set(event.flags) else 0
+                value = Range(min=max(value.min, low), max=min(value.max, people.peak_at_most))
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
                                  sampled=sampled, ordered=True))

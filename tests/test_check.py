@@ -180,3 +180,20 @@ def test_the_check_finds_a_planted_defect(package_copy, plant, expected):
     found = [str(p) for p in report.problems]
     assert any(expected in line for line in found), found
     assert all(line.startswith("encodings/") for line in found), found
+
+
+def test_the_check_counts_the_interpretations_not_yet_reviewed(package_copy):
+    """Issue 29's review: an interpretation that neither chooses a reading (`reading:`) nor says why it chooses
+    nothing (`chooses_nothing:`) is counted, in the report and in the command's words."""
+    from reasoner.law.registry import registry
+
+    unreviewed = [i.id for i in registry("trempealeau").interpretations.values() if not i.reading and not i.chooses_nothing]
+    [report] = check(["trempealeau"], root=package_copy)
+    assert report.counts["interpretations_not_reviewed"] == len(unreviewed)
+    reviewed = unreviewed[0]
+    edit_registry(lambda d: next(i for i in d["interpretations"] if i["id"] == reviewed).update(
+        chooses_nothing="Planted: the text is plain."))(package_copy)
+    [again] = check(["trempealeau"], root=package_copy)
+    assert again.counts["interpretations_not_reviewed"] == len(unreviewed) - 1
+    result = CliRunner().invoke(main, ["check", "-o", "trempealeau"], catch_exceptions=False)
+    assert f"{len(unreviewed)} not yet reviewed" in result.output

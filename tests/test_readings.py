@@ -112,3 +112,140 @@ def test_one_solve_over_every_combination_agrees_with_an_evaluation_of_each(reco
     assert combined["combinations"] == len(answers)
     assert combined["hold_under_every"] == len(every)
     assert combined["hold_under_some_only"] == sorted(f"{k} {n} = {v}" for k, n, v in some - every)
+
+
+# ---- a batch applies the readings chosen to every record, in worker processes too
+
+FULTON_LISTED = "fulton.weddings_exempt_anywhere=listed_venues_only"
+
+
+def _records(tmp_path, count=6):
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps({**record, "id": f"{record['id']}-{n}"}) + "\n"
+                            for n in range(count) for record in (WEDDING, LATE_CONCERT)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_batch_applies_the_reading_to_every_record(tmp_path, workers):
+    source = _records(tmp_path)
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "-o", "trempealeau",
+                                       "--workers", workers, "--chunk-size", "3", "--reading", FULTON_LISTED])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    with chosen_readings([(("fulton", "weddings_exempt_anywhere"), "listed_venues_only")]):
+        expected = [json.loads(json.dumps(r, default=str)) for line in source.read_text().splitlines()
+                    for r in evaluate([event(json.loads(line))], ["fulton", "trempealeau"])]
+    assert rows == expected
+    weddings = [r for r in rows if r["ordinance"] == "fulton" and r["event"].startswith("farm-wedding")]
+    assert weddings and all(r["status"] == "permit_required" for r in weddings)  # the default says exempt
+
+
+def test_resume_refuses_a_run_with_other_readings_and_names_both(tmp_path):
+    from reasoner.batch import run as batching
+    from reasoner.batch.files import BatchInputError
+
+    source = _records(tmp_path, 20)
+    out = tmp_path / "out.jsonl"
+
+    def stop(summary, position, size):
+        raise KeyboardInterrupt
+
+    chosen = ((("fulton", "weddings_exempt_anywhere"), "listed_venues_only"),)
+    with pytest.raises(KeyboardInterrupt):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, chunk_size=4,
+                                           readings=chosen), stop)
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                       "--resume"])
+    assert result.exit_code == 2, result.output
+    assert FULTON_LISTED in result.output and "every default reading" in result.output
+    with pytest.raises(BatchInputError, match="the same --reading"):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, resume=True, readings=(
+            (("fulton", "weddings_exempt_anywhere"), "anywhere"),)))
+    resumed = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                        "--resume", "--reading", FULTON_LISTED])
+    assert resumed.exit_code == 0, resumed.output
+    assert len(out.read_text().splitlines()) == 40
+
+
+# ---- evaluate --readings and explain say which answers rest on a reading
+
+def _cli_json(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("record", [WEDDING, LATE_CONCERT, {**WEDDING, "attendance": {"expected_max": 300}}])
+def test_evaluate_readings_says_what_each_alternative_gives_as_a_hand_chosen_reading_does(tmp_path, record):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record))
+    plain = _cli_json("evaluate", str(path), "-o", "fulton", "-o", "trempealeau", "--format", "json")
+    marked = _cli_json("evaluate", str(path), "-o", "fulton", "-o", "trempealeau", "--format", "json", "--readings")
+    # the answers do not move; each record only gains depends_on_readings
+    assert [{k: v for k, v in r.items() if k != "depends_on_readings"} for r in marked] == plain
+    for result in marked:
+        for item in result["depends_on_readings"]:
+            for under in item["readings"]:
+                reading = f"{result['ordinance']}.{under['interpretation']}={under['reading']}"
+                [other] = _cli_json("evaluate", str(path), "-o", result["ordinance"], "--format", "json",
+                                    "--reading", reading)
+                if item["kind"] == "status":
+                    assert (item["default"], under["value"]) == (result["status"], other["status"])
+                else:
+                    names = {(c["kind"], c["name"]) for c in other["conclusions"]}
+                    assert ((item["kind"], item["name"]) in names) == (under["value"] is not None)
+    moved = {r["ordinance"]: [d["kind"] for d in r["depends_on_readings"]] for r in marked}
+    if record is WEDDING:
+        assert "status" in moved["fulton"]
+    if record["attendance"]["expected_max"] == 300:
+        assert moved["fulton"] == []
+
+
+def test_explain_says_a_conclusion_rests_on_a_reading_and_what_the_other_gives(tmp_path):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(WEDDING))
+    [report] = _cli_json("explain", str(path), "permit_required", "-o", "fulton", "--format", "json")
+    status = next(d for d in report["rests_on_readings"] if d["kind"] == "status")
+    assert status["default"] == "exempt"
+    assert status["readings"] == [{"interpretation": "weddings_exempt_anywhere", "reading": "listed_venues_only",
+                                   "value": "permit_required"}]
+    text = CliRunner().invoke(main, ["explain", str(path), "permit_required", "-o", "fulton"], env={"COLUMNS": "200"})
+    assert "rests on a reading: status: exempt on the reading applied, permit required on " \
+           "weddings_exempt_anywhere=listed_venues_only" in text.output
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({**WEDDING, "attendance": {"expected_max": 300}}))
+    [plain] = _cli_json("explain", str(small), "permit_required", "-o", "fulton", "--format", "json")
+    assert "rests_on_readings" not in plain
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_batch_readings_rows_are_evaluate_readings_and_the_csv_lists_the_readings(tmp_path, workers):
+    source = _records(tmp_path, 2)
+    jsonl, wide, long = tmp_path / "out.jsonl", tmp_path / "wide.csv", tmp_path / "long.csv"
+    ordinances = ["-o", "fulton", "-o", "trempealeau"]
+    for out, layout in ((jsonl, []), (wide, ["--layout", "wide"]), (long, ["--layout", "long"])):
+        result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), *ordinances, "--workers", workers,
+                                           "--readings", *layout])
+        assert result.exit_code == 0, result.output
+    expected = [r for line in source.read_text().splitlines()
+                for r in _cli_json("evaluate", _one(tmp_path, line), *ordinances, "--format", "json", "--readings")]
+    assert [json.loads(line) for line in jsonl.read_text().splitlines()] == expected
+    import csv
+
+    rows = list(csv.DictReader(wide.open(encoding="utf-8")))
+    wedding = next(r for r in rows if r["event"].startswith("farm-wedding"))
+    assert wedding["fulton.depends_on_readings"] == "weddings_exempt_anywhere=listed_venues_only"
+    concert = next(r for r in rows if r["event"].startswith("late-concert"))
+    assert "ending_at_one_am_not_into_late_hours=one_am_inside" in concert["trempealeau.depends_on_readings"]
+    longs = list(csv.DictReader(long.open(encoding="utf-8")))
+    assert [r["depends_on_readings"] for r in longs] == [
+        "; ".join(dict.fromkeys(f"{u['interpretation']}={u['reading']}" for d in r["depends_on_readings"]
+                                for u in d["readings"])) for r in expected]
+
+
+def _one(tmp_path, line):
+    path = tmp_path / "one.json"
+    path.write_text(line)
+    return str(path)

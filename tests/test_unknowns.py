@@ -333,3 +333,22 @@ def test_a_peak_left_open_is_its_largest_session_s_where_every_session_states_on
     [record] = evaluate_uncertain(e, ["wyoming"])
     [bond] = [c for c in record["conclusions"] if c["name"] == "bond_usd" and c["kind"] == "obligation"]
     assert record["status"] == "permit_required" and bond["value"] == 5000 and bond["certainty"] == "certain", bond
+
+
+@pytest.mark.parametrize("flags, low", [([], 0), (["camping"], 1)])
+def test_an_unknown_number_staying_overnight_ranges_within_the_peak_and_settles_wyoming(flags, low):
+    """Issue 28 §1: attendance.overnight `unknown` is at most the peak (those staying are present at one time), and
+    at least one when the flags say some stay; whether anybody stays settles Wyoming 35-15-104 for a three-day
+    programme of 13-hour days."""
+    event = parse_events({"id": "stay", "attendance": {"expected_max": 6000, "overnight": "unknown"}, "flags": flags,
+                          "schedule": {"daily": {"first_day": "2027-07-16", "last_day": "2027-07-18",
+                                                 "open": "10:00", "close": "23:00"}}}, "test")[0]
+    [record] = evaluate_uncertain(event, ["wyoming"])
+    if low:
+        assert record["status"] == "permit_required"
+        return
+    assert record["status"] == "possibly_required"
+    [asked] = questions(event, ["wyoming"])["questions"]
+    assert asked["fact"] == "attendance.overnight"
+    spans = {(a["from"], a["to"]): a["permit"]["wyoming"] for a in asked["answers"]}
+    assert spans == {(0, 0): "not_required", (1, 6000): "required"}

@@ -175,3 +175,47 @@ def test_a_solve_past_the_time_limit_is_a_503_and_the_server_goes_on():
         assert json.loads(answer)["message"].startswith("no answer within the time limit of 0.05 s")
         status, _ = call(url, "GET", "/ordinances")
         assert status == 200
+
+
+WEDDING = {"id": "farm-wedding", "kinds": ["wedding"], "attendance": {"expected_max": 800},
+           "schedule": {"start": "2027-07-10T14:00", "end": "2027-07-10T23:00"},
+           "site": {"kind": "open_land"}, "organizer": {"kind": "individual"}}
+
+
+def test_readings_in_a_request_answer_as_the_reading_flag_does(server, tmp_path):
+    path = tmp_path / "wedding.json"
+    path.write_text(json.dumps(WEDDING), encoding="utf-8")
+    body = {"source": path.read_text(), "filename": str(path), "ordinances": ["fulton"]}
+    chosen = {"fulton.weddings_exempt_anywhere": "listed_venues_only"}
+    agree(server, "/evaluate", {**body, "readings": chosen}, "evaluate", str(path), "-o", "fulton",
+          "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    agree(server, "/explain", {**body, "readings": chosen, "conclusion": "permit_required"}, "explain", str(path),
+          "permit_required", "-o", "fulton", "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    _, plain = call(server, "POST", "/evaluate", body)
+    _, other = call(server, "POST", "/evaluate", {**body, "readings": chosen})
+    assert json.loads(plain)[0]["status"] == "exempt" and json.loads(other)[0]["status"] == "permit_required"
+
+
+@pytest.mark.parametrize("readings, said", [
+    ({"fulton.weddings_exempt_anywhere": "listed_venue_only"}, "did you mean listed_venues_only?"),
+    ({"fulton.wedding_exempt_anywhere": "listed_venues_only"}, "did you mean weddings_exempt_anywhere?"),
+    ({"weddings_exempt_anywhere": "anywhere"}, "ORDINANCE.INTERPRETATION=READING"),
+])
+def test_an_unknown_reading_in_a_request_is_a_422_with_a_suggestion(server, readings, said):
+    status, answer = call(server, "POST", "/evaluate", {"event": WEDDING, "ordinances": ["fulton"],
+                                                         "readings": readings})
+    assert status == 422, answer
+    message = json.loads(answer)["message"]
+    assert message.startswith("readings: ") and said in message
+
+
+def test_the_readings_endpoint_lists_every_choice_with_its_default_and_alternatives(server):
+    from reasoner.law.ordinances import ordinance_readings
+
+    status, answer = call(server, "GET", "/readings")
+    assert status == 200
+    listed = {(c["ordinance"], c["interpretation"]): (c["default"], *(a["reading"] for a in c["alternatives"]))
+              for c in json.loads(answer)}
+    known = {(o, i): tuple(r) for o, choices in ordinance_readings().items() for i, r in choices.items()}
+    assert listed == known
+    assert all(c["clause"] and c["default_because"] for c in json.loads(answer))

@@ -844,10 +844,25 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
     return cells
 
 
-def csv_header(layout: str | None, ordinances: tuple[str, ...]) -> str:
-    """The header row of a CSV output in `layout` (wide, long, or errors for an --errors file)."""
+def readings_columns(layout: str | None, ordinances: tuple[str, ...]) -> list[str]:
+    """`batch --readings`: the columns, before source, line and error, that list the readings an answer depends on
+    (one per ordinance in a wide row, one in a long row)."""
+    return [f"{o}.depends_on_readings" for o in ordinances] if layout == "wide" else ["depends_on_readings"]
+
+
+def readings_cell(record: dict[str, Any]) -> str:
+    """The alternative readings that move some answer of `record` (with depends_on_readings), as "interpretation=reading"."""
+    moving = {f"{u['interpretation']}={u['reading']}": None for d in record["depends_on_readings"] for u in d["readings"]}
+    return "; ".join(moving)
+
+
+def csv_header(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> str:
+    """The header row of a CSV output in `layout` (wide, long, or errors for an --errors file); `readings`: with
+    the depends_on_readings columns."""
     columns = {"wide": lambda: wide_columns(ordinances), "long": lambda: list(CSV_COLUMNS),
                "errors": lambda: list(ERROR_COLUMNS)}[layout or "long"]()
+    if readings and layout != "errors":
+        columns = [*columns[:-3], *readings_columns(layout, ordinances), *columns[-3:]]
     return csv_text([columns])
 
 
@@ -872,12 +887,14 @@ def error_json(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = ()) -> list[Any]:
-    """An error row in a CSV of `layout`: the event's id (and in the wide layout and an errors file its name, as
-    given), and source, line and error in the last columns."""
+def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
+                  readings: bool = False) -> list[Any]:
+    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id (and in
+    the wide layout and an errors file its name, as given), and source, line and error in the last columns."""
     if layout == "errors":
         return [record["event"] or "", record.get("name", ""), record["source"], record["line"], record["error"]]
     width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
+    width += len(readings_columns(layout, ordinances)) if readings else 0
     row: list[Any] = [""] * width
     row[0] = record["event"] or ""
     if layout == "wide":

@@ -39,7 +39,7 @@ from typing import Any
 from reasoner.events.loading import DuplicateKey, RefusedFile, read_bounded, shown, unique_object, unreadable_value
 from reasoner.batch.proof import crc32_combine, crc32_of
 from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
-                       error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
+                       error_csv_row, error_json, error_record, input_format, output_format, readings_cell, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
 FIRST_CHUNK = 125          # chunks grow from this to --chunk-size (doubling with a progress bar): results within a second
@@ -71,6 +71,8 @@ class Chunk:
     as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
     rows_folder: str | None = None     # where a worker on this machine writes the rows; None: in the result
     time_limit: float | None = None    # seconds per record (`--time-limit`); past it the record is an error row
+    readings: tuple[tuple[tuple[str, str], str], ...] = ()   # readings chosen instead of the defaults (`--reading`)
+    depends: bool = False              # each row says which answers depend on a reading (`--readings`)
 
 
 @dataclass
@@ -204,13 +206,25 @@ def _in_order(events: list, bodies: list, width: int) -> list:
 
 def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     """Validate, evaluate and render one chunk. The worker function of every scheduler."""
+    if not chunk.readings:
+        return _evaluate_chunk(chunk)
+    from reasoner.program import chosen_readings
+
+    # A worker process does not share the parent's chosen readings: the chunk carries them.
+    with chosen_readings(chunk.readings):
+        return _evaluate_chunk(chunk)
+
+
+def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     from reasoner.conclusions import utf8
 
     timings = dict.fromkeys(PHASES, 0.0)
     start = perf_counter()
     checked = [_validate(record, chunk) for record in chunk.records]
     events = [event for event, _, _ in checked if event is not None]
-    plain = [event for event in events if not getattr(event, "has_unknowns", False)]
+    # --readings: every event by the way of evaluate_any, whose records modes/readings.py marks
+    fast = not chunk.depends
+    plain = [event for event in events if fast and not getattr(event, "has_unknowns", False)]
     timings["validate"] = perf_counter() - start
     width = len(chunk.ordinances)
     bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings, chunk.time_limit),
@@ -224,7 +238,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     csv_out = chunk.output_format == "csv"
     wide = csv_out and chunk.layout == "wide"
     for record, (event, (given_id, given_name), problems) in zip(chunk.records, checked):
-        if event is not None and not getattr(event, "has_unknowns", False):
+        if event is not None and fast and not getattr(event, "has_unknowns", False):
             mine = bodies[position:position + width]
             position += width
             broken = next((b for b in mine if isinstance(b, Exception)), None)
@@ -248,15 +262,21 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
             try:
                 with time_limit(chunk.time_limit):
                     results = evaluate_any([event], chunk.ordinances)
+                    if chunk.depends:
+                        from reasoner.modes.readings import with_dependencies
+
+                        results = with_dependencies([event], results)
             except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
                 problems = [("", f"could not be evaluated: {error}")]
             else:
                 if wide:
+                    moving = [readings_cell(result) for result in results] if chunk.depends else []
                     out.append([event.id, event.name or "", *(c for result in results for c in wide_cells(result)),
-                                record.source, record.line, ""])
+                                *moving, record.source, record.line, ""])
                 else:
                     for result in results:
-                        out.append(csv_cells(result) + [record.source, record.line, ""] if csv_out
+                        moving = [readings_cell(result)] if chunk.depends else []
+                        out.append(csv_cells(result) + moving + [record.source, record.line, ""] if csv_out
                                    else utf8(json.dumps(result, ensure_ascii=False) + "\n"))
                 evaluated += 1
                 rows += 1 if wide else len(results)
@@ -267,7 +287,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
         if apart:
             errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
         else:
-            out.append(error_csv_row(error, chunk.layout, chunk.ordinances) if csv_out
+            out.append(error_csv_row(error, chunk.layout, chunk.ordinances, chunk.depends) if csv_out
                        else utf8(error_json(error)))
         rows += not apart
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
@@ -598,6 +618,10 @@ class _Sink:
         problem = _checkpoint_problem(state, self.paths)
         if problem:
             raise BatchInputError(f"{self.state_path}: not a checkpoint of this program ({problem}); {restart}")
+        if state["run"].get("readings") != self.run.get("readings"):
+            raise BatchInputError(f"{self.state_path}: the interrupted run applied {_readings_said(state['run'])}; "
+                                  f"this one applies {_readings_said(self.run)}: give it the same --reading, or "
+                                  f"{restart}")
         if state["run"] != self.run:
             raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
                                   f"ordinances (or another --layout); {restart}")
@@ -786,6 +810,8 @@ class BatchOptions:
     layout: str | None = None             # CSV output: wide (default) or long
     as_of: date | None = None             # evaluate every event under the law in force on this date
     time_limit: float | None = None       # seconds per record; a record past it is an error row
+    readings: tuple[tuple[tuple[str, str], str], ...] = ()   # ((ordinance, interpretation), reading) chosen
+    depends: bool = False                 # each row says which answers depend on a reading (`--readings`)
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -810,6 +836,20 @@ def _changed_input(source: Source, recorded: dict[str, Any], at_start: os.stat_r
     changed = "" if at_start is None else f", modified {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at_start.st_mtime))}"
     return (f"{source.path}: not the input the interrupted run read (its first {recorded['bytes']:,} bytes differ"
             f"{changed}); {restart}")
+
+
+def _readings(options: BatchOptions) -> tuple[tuple[tuple[str, str], str], ...]:
+    """The readings of the run: those in force where it is called (`chosen_readings`), then options.readings, of
+    the ordinances it evaluates, sorted (a checkpoint compares them as a list)."""
+    from reasoner.program import readings_in_force
+
+    chosen = {**readings_in_force(), **dict(options.readings)}
+    return tuple(sorted((key, reading) for key, reading in chosen.items() if key[0] in options.ordinances))
+
+
+def _readings_said(run: dict[str, Any]) -> str:
+    given = run.get("readings")
+    return ", ".join(given) if isinstance(given, list) and given else "every default reading"
 
 
 def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary:
@@ -837,10 +877,15 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
                 "errors": os.path.abspath(errors) if errors else None}
     if options.as_of is not None:  # only then, so a checkpoint written without it still resumes
         identity["as_of"] = options.as_of.isoformat()
+    readings = _readings(options)
+    if readings:  # likewise
+        identity["readings"] = [f"{o}.{i}={r}" for (o, i), r in readings]
+    if options.depends:
+        identity["depends_on_readings"] = True
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
-        sink.header = csv_header(layout, options.ordinances)
+        sink.header = csv_header(layout, options.ordinances, options.depends)
     if errors_format == "csv":
         sink.errors_header = csv_header("errors", options.ordinances)
     chunk_format = fmt if fmt in ("jsonl", "csv") else "data"
@@ -849,7 +894,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
 
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
-                     options.as_of, rows_folder[0] if rows_folder else None, options.time_limit)
+                     options.as_of, rows_folder[0] if rows_folder else None, options.time_limit,
+                     readings, options.depends)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 

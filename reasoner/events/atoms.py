@@ -68,6 +68,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("attendance_total", e, people.total))
     if people.average is not None and not isinstance(people.average, RangeBase):
         add(_atom("attendance_average", e, people.average))
+    if people.overnight is not None and not isinstance(people.overnight, RangeBase):
+        add(_atom("attendance_overnight", e, people.overnight))
     if event.held_annually_since is not None:
         add(_atom("held_annually_since", e, event.held_annually_since))
     add(_atom("as_of", e, event.law_date.toordinal()))
@@ -93,6 +95,8 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("seating_capacity", e, site.seating_capacity))
     if site.capacity is not None:
         add(_atom("site_capacity", e, site.capacity))
+    if site.sleeping_capacity is not None:
+        add(_atom("sleeping_capacity", e, site.sleeping_capacity))
     if site.county_population is not None:
         add(_atom("county_population", e, site.county_population))
     for flag in site.flags:

@@ -108,6 +108,7 @@ class Attendance(Strict, AttendanceBase):
     expected_max: int | Range = Field(json_schema_extra=_may_be_unknown, description="Actual or reasonably anticipated peak number of people present at any one time; a range {min, max} or `unknown` when not known.")
     total: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The number of different persons over the whole event (all days and sessions together), where it differs from the peak; a range {min, max} or `unknown` when not known.")
     average: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="The average number of persons present over all hours of the assembly (a head count the organizer states, at most the peak), for ordinances that count an average; a range {min, max} or `unknown` when not known.")
+    overnight: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="How many stay on the grounds between sessions across a night (at most the peak; more than 0 with `flags: overnight_stay` or `camping`, which say some stay when the number is not stated); a range {min, max} or `unknown` when not known.")
     female: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Of the peak, how many are female (when known).")
     male: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Of the peak, how many are male (when known).")
     board_finding: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="The governing board's finding of the number expected to attend, where the ordinance makes that finding conclusive.")
@@ -116,6 +117,7 @@ class Attendance(Strict, AttendanceBase):
     _peak = field_validator("expected_max", mode="before")(_rule(number_or_range, MAX_PEOPLE))
     _total = field_validator("total", mode="before")(_rule(number_or_range, MAX_PEOPLE))
     _average = field_validator("average", mode="before")(_rule(number_or_range, MAX_PEOPLE))
+    _overnight = field_validator("overnight", mode="before")(_rule(number_or_range, MAX_PEOPLE))
 
     split_within_peak = _after(AttendanceBase.split_within_peak)
 
@@ -194,7 +196,8 @@ class Site(Strict):
     seating_capacity: int | Range | None = Field(None, json_schema_extra=_may_be_unknown, description="Permanent maximum seating capacity of the structure (a number, or a range {min, max}).")
 
     _seating = field_validator("seating_capacity", mode="before")(_rule(number_or_range, MAX_PEOPLE))
-    capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum capacity of the structure or outdoor location (auctions and sales).")
+    capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="Maximum capacity of the structure or outdoor location: the most who can reasonably assemble there.")
+    sleeping_capacity: int | None = Field(None, ge=0, le=MAX_PEOPLE, description="The most persons allowed to sleep within the boundaries of the location (by zoning or health rules), for an assembly that continues overnight.")
     locations: int = Field(1, ge=1, le=1000, description="Number of separate locations the event uses.")
     county_population: int | None = Field(None, ge=0, le=100_000_000, description="The number of inhabitants of the county where the site lies (a statute's reach may turn on it).")
     flags: list[_choice("site_flags")] = Field(default_factory=list, description="Facts about the site that hold.")
@@ -258,4 +261,5 @@ class Event(Strict, EventBase):
     _known_paths = field_validator("unknown")(_rule(known_paths))
 
     sessions_within_the_peak = _after(EventBase.sessions_within_the_peak)
+    overnight_agrees_with_flags = _after(EventBase.overnight_agrees_with_flags)
     unknown_is_not_also_stated = _after(EventBase.unknown_is_not_also_stated)

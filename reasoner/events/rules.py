@@ -207,6 +207,11 @@ class AttendanceBase:
             if average_min > self.peak_at_most:
                 raise ValueError(f"average ({average_min:,}) exceeds expected_max ({self.peak_at_most:,}): the average "
                                  "over the hours cannot exceed the most present at once")
+        if self.overnight is not None:  # those staying between sessions are present at one time, so within the peak
+            overnight_min = self.overnight.min if isinstance(self.overnight, RangeBase) else self.overnight
+            if overnight_min > self.peak_at_most:
+                raise ValueError(f"overnight ({overnight_min:,}) exceeds expected_max ({self.peak_at_most:,}): those "
+                                 "staying on the grounds overnight are present at one time, so within the peak")
         if self.total is not None:  # every person present at the peak is one of the persons over the event
             total_max = self.total.max if isinstance(self.total, RangeBase) else self.total
             peak_min = self.expected_max.min if isinstance(self.expected_max, RangeBase) else self.expected_max
@@ -412,6 +417,16 @@ class EventBase:
                                  "leave out the expected_max of a session that reaches it)")
         return self
 
+    def overnight_agrees_with_flags(self) -> Any:
+        # `overnight_stay` says some stay and camping is staying: a count of nobody contradicts them.
+        overnight = self.attendance.overnight
+        at_most = overnight.max if isinstance(overnight, RangeBase) else overnight
+        said = [f for f in ("overnight_stay", "camping") if f in self.flags]
+        if at_most == 0 and said:
+            raise ValueError(f"attendance.overnight is 0 but flags say {' and '.join(said)}: those who camp or stay "
+                             "on the grounds overnight are more than 0")
+        return self
+
     def unknown_is_not_also_stated(self) -> Any:
         stated = {f"flags.{f}" for f in self.flags} | {f"site.flags.{f}" for f in self.site.flags} \
             | {f"special_services.{s}" for s in self.special_services} | {f"findings.{f}" for f in self.findings} \
@@ -428,7 +443,8 @@ class EventBase:
 
     @property
     def has_unknowns(self) -> bool:
-        ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.site.seating_capacity, self.organizer.applicant_age,
+        ranges = (self.attendance.expected_max, self.attendance.total, self.attendance.average, self.attendance.overnight,
+                  self.site.seating_capacity, self.organizer.applicant_age,
                   self.organizer.person_in_charge_age)
         return bool(self.unknown) or any(isinstance(value, RangeBase) for value in ranges) or bool(self.schedule.open_ends())
 

@@ -777,9 +777,10 @@ def kind_problem(conclusion: str, reports: Sequence[dict[str, Any]]) -> str | No
             f"see why it does not hold: {'; '.join(listed)} (reasoner conclusions NAME lists every one)")
 
 
-def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
+def explain(event: Event, ordinance: str, conclusion: str | None = None, readings: bool = False) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
-    and, when a named conclusion does not hold, why not."""
+    and, when a named conclusion does not hold, why not; with `readings` (the explain command), the answers
+    among them an alternative reading moves (an evaluation per alternative: the report and whatif go without)."""
     if event.has_unknowns:
         return explain_uncertain(event, ordinance, conclusion)
     explainer = Explainer(event, [ordinance], why_not=conclusion)
@@ -788,6 +789,12 @@ def explain(event: Event, ordinance: str, conclusion: str | None = None) -> dict
                               "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
     if conclusion and not atoms:
         result["why_not"] = _why_not_named(explainer, ordinance, conclusion)
+    if readings:
+        from reasoner.modes.readings import rests_on
+
+        # only when one does: an answer no reading moves is explained as before, byte for byte
+        if resting := rests_on(event, ordinance, conclusion):
+            result["rests_on_readings"] = resting
     return result
 
 

@@ -80,6 +80,55 @@ def _count(readings: dict[str, tuple[str, ...]]) -> int:
     return total
 
 
+def _moved(event: Event, ordinance: str, default: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Each answer of `default` (the ordinance's record for the event) that one alternative reading, the others
+    left as they are, moves: the alternatives that move it, with its value under each."""
+    base = _answers(default)
+    moved: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for interpretation, readings in ordinance_readings().get(ordinance, {}).items():
+        for reading in readings[1:]:
+            with chosen_readings([((ordinance, interpretation), reading)]):
+                other = _answers(evaluate_any([event], [ordinance])[0])
+            for key in sorted(set(base) | set(other)):
+                if base.get(key) != other.get(key):
+                    moved.setdefault(key, []).append({"interpretation": interpretation, "reading": reading,
+                                                      "value": other.get(key)})
+    return moved
+
+
+def _depending(default: dict[str, Any], moved: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    base = _answers(default)
+    depending = [{"kind": kind, "name": name, "default": base.get((kind, name)), "readings": under}
+                 for (kind, name), under in moved.items()]
+    depending.sort(key=lambda d: (d["kind"] != "status", d["kind"], d["name"]))
+    return depending
+
+
+def depending_on_readings(event: Event, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The answers of one evaluated record (event, ordinance) that an alternative reading moves, each with its
+    value on the reading applied and under each alternative that moves it ([]: none turns on a reading)."""
+    if not ordinance_readings().get(record["ordinance"]):
+        return []
+    return _depending(record, _moved(event, record["ordinance"], record))
+
+
+def with_dependencies(events: Sequence[Event], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`records` (evaluate's, for `events`) each with `depends_on_readings` (`evaluate --readings`)."""
+    by_id = {event.id: event for event in events}
+    return [{**record, "depends_on_readings": depending_on_readings(by_id[record["event"]], record)}
+            for record in records]
+
+
+def rests_on(event: Event, ordinance: str, conclusion: str | None) -> list[dict[str, Any]]:
+    """The answers named `conclusion` (its name, its kind; `permit_required` the status; None: every one) that
+    an alternative reading moves: what `explain` says a conclusion rests on."""
+    found = depending_on_readings(event, evaluate_any([event], [ordinance])[0])
+    if conclusion is None:
+        return found
+    return [d for d in found if conclusion in (d["name"], d["kind"])
+            or (d["kind"] == "status" and conclusion == "permit_required")]
+
+
 def depends(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Per ordinance: its choices between readings, the answers that turn on one (with the answer under the default
     and under each alternative that moves it), and how many answers hold whatever the reading."""
@@ -88,21 +137,11 @@ def depends(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
     for ordinance in ordinances:
         default = evaluate_any([event], [ordinance])[0]
         base = _answers(default)
-        moved: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        for interpretation, readings in known.get(ordinance, {}).items():
-            for reading in readings[1:]:
-                with chosen_readings([((ordinance, interpretation), reading)]):
-                    other = _answers(evaluate_any([event], [ordinance])[0])
-                for key in sorted(set(base) | set(other)):
-                    if base.get(key) != other.get(key):
-                        moved.setdefault(key, []).append({"interpretation": interpretation, "reading": reading,
-                                                          "value": other.get(key)})
+        moved = _moved(event, ordinance, default)
         # over unknown facts the combinations are not solved at once (each single reading above still is)
         combined = bool(known.get(ordinance)) and not event.has_unknowns
         possible, certain = _over_every_combination(event, ordinance) if combined else (set(), set())
-        depending = [{"kind": kind, "name": name, "default": base.get((kind, name)), "readings": under}
-                     for (kind, name), under in moved.items()]
-        depending.sort(key=lambda d: (d["kind"] != "status", d["kind"], d["name"]))
+        depending = _depending(default, moved)
         results.append({
             "event": event.id, "ordinance": ordinance, "status": default["status"],
             "choices": choices(ordinance) if known.get(ordinance) else [],

@@ -478,6 +478,9 @@ class _Checker:
                     self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}",
                                  f"records the reading {name}, which no rule reads")
         self.report.counts["choices_between_readings"] = choices
+        # issue 29's review: each interpretation either chooses between readings or says why it chooses nothing
+        self.report.counts["interpretations_not_reviewed"] = sum(
+            1 for entry in interpretations.values() if not entry.get("reading") and not entry.get("chooses_nothing"))
 
     # -- vocabulary names
 

@@ -211,8 +211,21 @@ def result_panel(result: dict[str, Any], opening: date | None = None) -> Panel:
             parts.append(lines)
         if kind == "deadline" and (authority := _authority_deadlines(items, opening)):
             parts.append(authority)
+    if "depends_on_readings" in result:  # evaluate --readings
+        parts.append(_depending_lines(result["depends_on_readings"]))
     title = Text(f"{result['event']} — {result['jurisdiction']}: {result['title']}")  # an id is text, not markup
     return Panel(Group(*parts), title=title, title_align="left")
+
+
+def _depending_lines(depending: list[dict[str, Any]]) -> Text:
+    if not depending:
+        return Text("No answer depends on a reading of the law: each holds whatever the reading.", style="green")
+    lines = Text("Depends on a reading of the law:\n", style="bold")
+    for item in depending:
+        what = "status" if item["kind"] == "status" else item["name"].replace("_", " ")
+        others = "; ".join(f"{u['interpretation']}={u['reading']}: {_reading_value(u['value'])}" for u in item["readings"])
+        lines.append(f"  • {what}: {_reading_value(item['default'])} (reading applied); {others}\n", style="yellow")
+    return lines
 
 
 def print_results(results: list[dict[str, Any]], openings: dict[str, date] | None = None) -> None:
@@ -333,6 +346,12 @@ def print_explanation(report: dict[str, Any]) -> None:
             _grow(root, node, quoted, shown)
     if report["conclusion"] and not report["trees"] and not report["why_not"]:
         root.add(Text(f"no rule of this ordinance concludes {report['conclusion']!r}", style="yellow"))
+    for item in report.get("rests_on_readings", ()):
+        what = "status" if item["kind"] == "status" else item["name"].replace("_", " ")
+        for under in item["readings"]:
+            root.add(Text(f"rests on a reading: {what}: {_reading_value(item['default'])} on the reading applied, "
+                          f"{_reading_value(under['value'])} on {under['interpretation']}={under['reading']}",
+                          style="yellow"))
     console.print(root)
 
 

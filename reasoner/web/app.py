@@ -57,6 +57,9 @@ class EventInput(BaseModel):
     filename: str | None = Field(None, max_length=200, description="Names the input in messages (default: event).")
     as_of: date | None = Field(None, description="Apply the version of each ordinance in force on this date "
                                                  "(default: each event's as_of, else its first day), as --as-of.")
+    readings: dict[str, str] = Field({}, description='Readings of contested passages to apply instead of the defaults, '
+                                                  'as {"ordinance.interpretation": "reading"} (GET /readings lists '
+                                                  'them), as --reading.')
 
 
 class EvaluateRequest(EventInput):
@@ -295,6 +298,11 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
     async def ordinances() -> Response:
         """The encoded ordinances: name, jurisdiction, title, level, adopting body, versions, source (`reasoner ordinances`)."""
         return _answer(library.ordinances())
+
+    @app.get("/readings", responses=ANSWERS, tags=["law"])
+    async def readings() -> Response:
+        """Every choice between readings of a contested passage: default, alternatives and why (`readings` in a request)."""
+        return _answer(library.readings())
 
     @app.get("/ordinances/{name}/clauses", responses=ANSWERS, tags=["law"])
     async def clauses(name: str) -> Response:
