@@ -243,7 +243,10 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
         events = len({record["event"] for record in results})
         render.errors.print(f"{events:,} events: the tables take about 10 ms each to draw; --format json, "
                             "or `reasoner batch` for files of many events, answer far faster.")
-    _emit(results, output_format, "print_results")
+    if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
+        render.print_results(results, service.opening_days(_events(event_file, as_of=as_of)))
+    else:
+        _emit(results, output_format, "print_results")
 
 
 @main.command()

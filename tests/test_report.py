@@ -133,5 +133,8 @@ def test_the_page_renders_in_a_browser(tmp_path):
         assert chrome.find_element(By.CSS_SELECTOR, ".status.permit_required").is_displayed()
         target = Path(os.environ.get("REASONER_REPORT_SCREENSHOT", tmp_path / "report.png"))
         assert chrome.save_screenshot(str(target)) and target.stat().st_size > 10_000
+        chrome.set_window_size(420, 900)  # a phone: the tables become lists, the page does not scroll sideways
+        assert chrome.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        assert chrome.save_screenshot(str(tmp_path / "narrow.png"))
     finally:
         chrome.quit()

@@ -329,3 +329,32 @@ def test_an_explanation_unfolds_each_step_once_and_gives_its_readings(server, tm
         browser.save_screenshot("/tmp/s26/explanation-reading.png")
     finally:
         browser.quit()
+
+
+@pytest.mark.parametrize("source, said", [
+    ("id: broken\nattendance: {expected_max: -5}\nschedule: {start: nope}\n", "problems"),  # several problems
+    ("id: broken\nattendance: [\n", "yaml"),  # malformed YAML
+])
+def test_a_refused_event_leaves_nothing_of_the_previous_answer(server, tmp_path, source, said):
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, HARVEST)
+        assert browser.find_element(By.ID, "results").is_displayed()
+        text = browser.find_element(By.ID, "source")
+        text.clear()
+        text.send_keys(source)
+        browser.find_element(By.ID, "submit").click()
+        error = wait.until(lambda b: b.find_element(By.ID, "error").text and b.find_element(By.ID, "error"))
+        browser.save_screenshot(str(tmp_path / "refused.png"))
+        shutil.copy(tmp_path / "refused.png", f"/tmp/ux-refused-{said}.png")
+        assert not browser.find_element(By.ID, "results").is_displayed()
+        assert not browser.find_elements(By.CSS_SELECTOR, "#panels .panel, #comparison table, #question-list li")
+        top, bottom = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", error)
+        assert 0 <= top and bottom <= browser.execute_script("return window.innerHeight"), "the refusal is out of sight"
+        print(error.text)
+        assert "null" not in error.text and said in error.text.lower()
+        items = [li.text for li in error.find_elements(By.CSS_SELECTOR, "li")]
+        for item in items:  # each problem is said once, not also in a line that joins them all
+            assert error.text.count(item) == 1, error.text
+    finally:
+        browser.quit()

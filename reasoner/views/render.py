@@ -1,6 +1,7 @@
 """Rendering for people (rich). This module owns the Console; JSON output is printed by the CLI as is."""
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from rich.console import Console, Group
@@ -10,6 +11,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from reasoner.law.registry import metadata_line, registry
+from reasoner.law.vocabulary import vocabulary
 
 console = Console(highlight=False)
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)] if c != 10}
@@ -165,8 +167,28 @@ def _reasons(result: dict[str, Any]) -> Text | None:
     return lines
 
 
-def result_panel(result: dict[str, Any]) -> Panel:
+def _authority_deadlines(items: list[dict[str, Any]], opening: date | None) -> Text | None:
+    """What the authority must do by when, apart from the organizer's deadlines; one that falls on or after the
+    event's opening is flagged, since the organizer cannot count on an answer before the event."""
+    owed = vocabulary().get("authority_deadlines", {})
+    found = [c for c in items if c["kind"] == "deadline" and c["name"] in owed]
+    if not found:
+        return None
+    lines = Text("The authority's deadlines (its duty, not the organizer's):\n", style="bold")
+    for item in found:
+        maybe = " (possibly)" if item.get("certainty") == "possible" else ""
+        lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]")
+        day = date.fromisoformat(item["value"]) if opening and isinstance(item.get("value"), str) else None
+        if day and day >= opening:
+            where = "ON the opening day" if day == opening else f"AFTER the opening ({opening.isoformat()})"
+            lines.append(f"  FALLS {where}", style="bold yellow")
+        lines.append("\n")
+    return lines
+
+
+def result_panel(result: dict[str, Any], opening: date | None = None) -> Panel:
     items = result["conclusions"]
+    owed = vocabulary().get("authority_deadlines", {})
     parts: list[Any] = [Text(metadata_line(result["ordinance"]), style="dim"), _status_line(result)]
     reasons = _reasons(result)
     if reasons:
@@ -177,7 +199,7 @@ def result_panel(result: dict[str, Any]) -> Panel:
     # what the application lacks is said once, under its own heading, not again among what it must contain
     missing = {c["name"] for c in items if c["kind"] == "application_missing" and c.get("certainty") != "possible"}
     for kind, heading in SECTIONS:
-        found = [c for c in items if c["kind"] == kind]
+        found = [c for c in items if c["kind"] == kind and not (kind == "deadline" and c["name"] in owed)]
         if kind == "application_requirement" and missing:
             found = [c for c in found if c["name"] not in missing]
             heading = "The application must also contain"
@@ -187,6 +209,8 @@ def result_panel(result: dict[str, Any]) -> Panel:
                 maybe = " (possibly)" if item.get("certainty") == "possible" else ""
                 lines.append(f"  • {_line(item)}{maybe}  [{_cite(item)}]\n", style="red" if kind in ("late", "application_missing") else None)
             parts.append(lines)
+        if kind == "deadline" and (authority := _authority_deadlines(items, opening)):
+            parts.append(authority)
     if "depends_on_readings" in result:  # evaluate --readings
         parts.append(_depending_lines(result["depends_on_readings"]))
     title = Text(f"{result['event']} — {result['jurisdiction']}: {result['title']}")  # an id is text, not markup
@@ -204,9 +228,10 @@ def _depending_lines(depending: list[dict[str, Any]]) -> Text:
     return lines
 
 
-def print_results(results: list[dict[str, Any]]) -> None:
+def print_results(results: list[dict[str, Any]], openings: dict[str, date] | None = None) -> None:
+    """Each result's panel; `openings` (event id: its first day) flags the authority's deadlines that fall late."""
     for result in results:
-        console.print(result_panel(result))
+        console.print(result_panel(result, (openings or {}).get(result["event"])))
 
 
 # ---------------------------------------------------------------- explanations

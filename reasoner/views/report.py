@@ -32,7 +32,9 @@ th,td{text-align:left;vertical-align:top;border-bottom:1px solid #ddd;padding:.3
 blockquote{margin:.3rem 0 1rem 0;padding:.3rem .8rem;border-left:3px solid #b8c4d6;background:#fafbfc}
 .ids{color:#555;margin-top:-.6rem}dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}
 .reading{background:#f6f0fa;border-left:3px solid #8a5fb0;padding:.4rem .8rem;margin:.5rem 0}
-@media print{body{margin:0}h2{break-before:page}}"""
+@media print{body{margin:0}h2{break-before:page}}
+@media (max-width:40rem){table,tbody,tr,td{display:block}thead{display:none}tr{border-bottom:1px solid #ddd;
+padding:.3rem 0}td{border:0;padding:.05rem .5rem}td:first-child{font-weight:600}td:empty{display:none}}"""
 
 
 def _amount(item: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 // The analyst's page: talks only to this server's JSON API; every text from it goes in as text, never as markup.
 "use strict";
 
-const state = { request: null, ordinances: [], schema: null, clauses: {} };
+const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0 };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -496,11 +496,35 @@ function currentRequest() {
   return { ...base, source: source.value, filename: source.dataset.filename || "pasted event" };
 }
 
+function clearAnswer() {
+  // Nothing of the previous answer stays on screen while a new one is asked for, nor when the new one fails.
+  state.request = null;
+  document.getElementById("error").replaceChildren();
+  document.getElementById("results").hidden = true;
+  document.getElementById("panels").replaceChildren();
+  document.getElementById("comparison").replaceChildren();
+  document.getElementById("question-list").replaceChildren();
+  document.getElementById("questions").hidden = true;
+  for (const old of document.querySelectorAll("#law-text .cited")) old.classList.remove("cited");
+}
+
+function refusal(failure) {
+  // A refusal's message joins its problems; several are listed, each once, under one line that counts them.
+  const problems = ((failure.data && failure.data.problems) || []).filter((p) => p.message);
+  if (problems.length > 1) {
+    return [el("p", {}, `The event has ${problems.length} problems:`),
+      el("ul", {}, problems.map((p) => el("li", {}, p.field ? `${p.field}: ${p.message}` : p.message)))];
+  }
+  return [el("p", {}, failure.message || `the server refused the request (${failure.status || "no answer"})`)];
+}
+
 async function submit(event) {
   event.preventDefault();
   const status = document.getElementById("status");
   const error = document.getElementById("error");
-  error.replaceChildren();
+  const asked = ++state.asked;
+  const current = () => asked === state.asked;  // answers to an earlier request, arriving late, are dropped
+  clearAnswer();
   const request = currentRequest();
   if (!request.ordinances.length) {
     error.append(el("p", {}, "Choose at least one ordinance."));
@@ -509,6 +533,7 @@ async function submit(event) {
   status.textContent = "Evaluating…";
   try {
     const records = await api("POST", "/evaluate", request);
+    if (!current()) return;
     const { filed, ...rest } = request;  // explain, questions and compare take no filing date, as in the CLI
     state.request = rest;
     document.getElementById("panels").replaceChildren(...records.map(renderRecord));
@@ -521,16 +546,16 @@ async function submit(event) {
     const events = new Set(records.map((r) => r.event));
     document.getElementById("questions").hidden = true;
     if (uncertain && events.size === 1) {
-      api("POST", "/questions", { ...state.request }).then(renderQuestions).catch(() => {});
+      api("POST", "/questions", { ...state.request }).then((report) => current() && renderQuestions(report)).catch(() => {});
     }
     document.getElementById("comparison").replaceChildren(el("p", { class: "hint" }, "Comparing…"));
-    api("POST", "/compare", { ...state.request }).then(renderComparison).catch((e) =>
-      document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
+    api("POST", "/compare", { ...state.request }).then((tables) => current() && renderComparison(tables)).catch((e) =>
+      current() && document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
   } catch (failure) {
+    if (!current()) return;
     status.textContent = "";
-    const problems = (failure.data && failure.data.problems) || [];
-    error.append(el("p", {}, failure.message),
-      problems.length > 1 ? el("ul", {}, problems.map((p) => el("li", {}, p.field ? `${p.field}: ${p.message}` : p.message))) : null);
+    error.replaceChildren(...refusal(failure));
+    error.scrollIntoView({ block: "center" });  // the page shrank with the old answer gone: show why
   }
 }
 
