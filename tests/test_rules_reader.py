@@ -62,7 +62,20 @@ def test_a_syntax_error_is_reported_with_clingos_words(tmp_path):
         _parsed("p(X :- q.\n", tmp_path)
 
 
+def test_no_other_module_walks_the_syntax_tree():
+    """`child_keys` is how a walk descends: only the reader does it."""
+    walkers = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "reasoner").rglob("*.py")
+                     if "child_keys" in path.read_text(encoding="utf-8"))
+    assert walkers == ["reasoner/law/rules.py"]
+
+
 def test_sun_does_not_import_the_program_layer():
     tree = python_ast.parse((ROOT / "reasoner" / "events" / "sun.py").read_text(encoding="utf-8"))
     imported = {node.module for node in python_ast.walk(tree) if isinstance(node, python_ast.ImportFrom)}
     assert "reasoner.program" not in imported
+
+
+def test_catalog_takes_its_samples_from_below():
+    tree = python_ast.parse((ROOT / "reasoner" / "modes" / "catalog.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in python_ast.walk(tree) if isinstance(node, python_ast.ImportFrom)}
+    assert not {module for module in imported if module.startswith("reasoner.quality")}
