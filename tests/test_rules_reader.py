@@ -53,8 +53,9 @@ def test_a_rule_carries_its_clause_sentence_head_body_and_variables(tmp_path):
 
 
 def test_a_param_is_read_only_from_a_fact_with_a_number(tmp_path):
-    encoding = _parsed('param(x,limit,100,"2").\nparam(x,word,many,"2").\nparam(x,derived,5,"2") :- a.\n', tmp_path)
-    assert encoding.params() == (("x", "limit", 100, "2"),)
+    file = tmp_path / "x.lp"
+    file.write_text('param(x,limit,100,"2").\nparam(x,word,many,"2").\nparam(x,derived,5,"2") :- a.\n', encoding="utf-8")
+    assert rules.param_facts(file) == (("x", "limit", 100, "2"),)
 
 
 def test_a_syntax_error_is_reported_with_clingos_words(tmp_path):

@@ -771,10 +771,10 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
     """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
     the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.rules import summary
+    from reasoner.law.rules import names as rules_names
     from reasoner.law.vocabulary import names
 
-    named = summary(ordinance).names
+    named = rules_names(ordinance)
     return tuple(name for name in names("obligations") if name in named)
 
 

@@ -4,7 +4,8 @@ An encoding is parsed (never grounded or solved) into its rules and facts, each 
 its variables and constants, and the `% §` clause block and `%@` sentence it stands under
 (reasoner/law/conventions.py). `check`, `explain`, `wording`, `catalog`, `coverage` and the batch's columns read
 the encodings through it; what an encoding names and the param facts it states are kept between runs
-(reasoner/law/datacache.py), so that a cold `evaluate` does not parse the encodings for them.
+(reasoner/law/datacache.py), and the param facts are read while clingo parses, without a model of the rules:
+a cold `evaluate` pays for neither.
 """
 from __future__ import annotations
 
@@ -234,19 +235,6 @@ class Encoding:
         """Every constant the encoding writes, as clingo parses it (no keyword, comment or string)."""
         return set().union(*(constant_names(node) for node in self.nodes))
 
-    def params(self) -> tuple[tuple[str, str, int, str], ...]:
-        """(ordinance, name, value, clause) of every param fact that states a number, in the order written."""
-        found = []
-        for statement in self.statements:
-            if statement.predicate == ("param", 4) and not statement.body:
-                values = [constant(argument) for argument in statement.head_args]
-                if None in values:
-                    continue
-                owner, name, value, clause = values
-                if value.type == clingo.SymbolType.Number and clause.type == clingo.SymbolType.String:
-                    found.append((owner.name, name.name, value.number, clause.string))
-        return tuple(found)
-
 
 def parse(name: str, file: Path) -> Encoding:
     """The encoding in `file`; EncodingSyntaxError with clingo's messages when it does not parse."""
@@ -266,25 +254,37 @@ def encoding(name: str) -> Encoding:
     return parse(name, encoding_path(name))
 
 
-@dataclass(frozen=True)
-class Summary:
-    """What an encoding states that the commands read without its syntax tree."""
-
-    names: frozenset[str]                              # its constants
-    params: tuple[tuple[str, str, int, str], ...]      # its param facts
+def names(name: str) -> frozenset[str]:
+    """The constants of encoding `name`, kept between runs while the file is unchanged."""
+    return cached(f"rules-names-{name}", [encoding_path(name)], __name__,
+                  lambda: frozenset(encoding(name).constant_names()), version=clingo.__version__)
 
 
-def summary(name: str) -> Summary:
-    """The summary of encoding `name`, kept between runs while the file is unchanged."""
-    file = encoding_path(name)
+def param_facts(file: Path) -> tuple[tuple[str, str, int, str], ...]:
+    """The param facts of an encoding file, found while clingo parses it: a cold `evaluate` that reads the sun's
+    darkness pays for no model of its rules."""
+    found: list[tuple[str, str, int, str]] = []
 
-    def build() -> Summary:
-        parsed = encoding(name)
-        return Summary(frozenset(parsed.constant_names()), parsed.params())
+    def take(node: ast.AST) -> None:
+        if node.ast_type != ast.ASTType.Rule or node.body or node.head.ast_type != ast.ASTType.Literal:
+            return
+        atom = node.head.atom
+        if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function \
+                or atom.symbol.name != "param" or len(atom.symbol.arguments) != 4:
+            return
+        values = [constant(argument) for argument in atom.symbol.arguments]
+        if None not in values:
+            owner, label, value, clause = values
+            if value.type == clingo.SymbolType.Number and clause.type == clingo.SymbolType.String:
+                found.append((owner.name, label.name, value.number, clause.string))
 
-    return cached(f"rules-{name}", [file], __name__, build, version=clingo.__version__)
+    ast.parse_string(file.read_text(encoding="utf-8"), take)
+    return tuple(found)
 
 
 def params(ordinances: tuple[str, ...]) -> tuple[tuple[str, str, int, str], ...]:
-    """(ordinance, name, value, clause) of every param fact the ordinances' encodings state."""
-    return tuple(item for name in ordinances for item in summary(name).params)
+    """(ordinance, name, value, clause) of every param fact the ordinances' encodings state, in the order written;
+    kept between runs while the files are unchanged."""
+    return tuple(item for name in ordinances
+                 for item in cached(f"rules-params-{name}", [encoding_path(name)], __name__,
+                                    lambda: param_facts(encoding_path(name)), version=clingo.__version__))

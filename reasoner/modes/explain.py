@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 import clingo
 from clingo import ast
 
-from reasoner.law.rules import Literal, Rule, encoding, summary, variables
+from reasoner.law.rules import Literal, Rule, encoding, variables
+from reasoner.law.rules import names as rules_names
 from reasoner.program import Program
 from reasoner.law.registry import registry
 from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
@@ -642,7 +643,7 @@ def known_names(ordinance: str) -> frozenset[str]:
 
     names: set[str] = {o.predicate for o in OUTPUTS} | {o.kind for o in OUTPUTS}
     for source in ("vocabulary", ordinance):
-        names.update(summary(source).names)
+        names.update(rules_names(source))
     for section in vocabulary().values():
         if isinstance(section, dict):
             names.update(section)
