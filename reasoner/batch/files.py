@@ -500,14 +500,14 @@ def _streaming_loader(stream: BinaryIO) -> Any:
 def _streaming_class() -> type:
     import yaml
 
-    from reasoner.events.loading import _Loader  # the loader refuses a key written twice
+    from reasoner.events.loading import UniqueKeyLoader  # the loader refuses a key written twice
 
-    class Streaming(yaml.composer.Composer, _Loader):  # type: ignore[misc, valid-type]
+    class Streaming(yaml.composer.Composer, UniqueKeyLoader):  # type: ignore[misc, valid-type]
         """libyaml's parser under PyYAML's composer, which composes one node at a time where libyaml's
         own composes the whole document."""
 
         def __init__(self, stream: BinaryIO):
-            _Loader.__init__(self, stream)
+            UniqueKeyLoader.__init__(self, stream)
             yaml.composer.Composer.__init__(self)
 
     return Streaming

@@ -21,7 +21,7 @@ from clingo import ast
 
 from reasoner.law.conventions import Annotations
 from reasoner.law.datacache import cached
-from reasoner.law.vocabulary import encoding_path
+from reasoner.law.locator import encoding_path
 
 # Where a variable is bound inside a literal (an aggregate's or a condition's own), not by the rule's body.
 _LOCAL_SCOPES = (ast.ASTType.BodyAggregateElement, ast.ASTType.HeadAggregateElement, ast.ASTType.ConditionalLiteral)

@@ -35,7 +35,9 @@ from reasoner.law.conventions import folded
 from reasoner.law.rules import Encoding, EncodingSyntaxError, encoding, parse
 from reasoner.law.rules import constant as _constant
 from reasoner.law.schema import INPUT, enumerated_arguments
-from reasoner.law.vocabulary import encoded_ordinances, names, registry_path, unfinished_metadata
+from reasoner.law.locator import encoded_ordinances, registry_path
+from reasoner.law.ordinances import unfinished_metadata
+from reasoner.law.vocabulary import names
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",

@@ -10,7 +10,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from reasoner.law.vocabulary import encoded_ordinances, vocabulary
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.vocabulary import vocabulary
 
 STATUS_COLOURS = {"permit_required": "#c0392b", "exempt": "#27ae60", "not_regulated": "#bdc3c7"}
 STATUS_WORDS = {"permit_required": "permit required", "exempt": "exempt", "not_regulated": "not regulated"}
