@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reasoner.law import rules
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 from reasoner.program import law
 
 ROOT = Path(__file__).resolve().parent.parent
