@@ -776,11 +776,10 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
     """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
     the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.locator import encoding_path
+    from reasoner.law.rules import names as rules_names
     from reasoner.law.vocabulary import names
 
-    text = re.sub(r"%.*", "", encoding_path(ordinance).read_text(encoding="utf-8"))  # rules, not comments
-    named = set(re.findall(r"[a-z_][a-z0-9_]*", text))
+    named = rules_names(ordinance)
     return tuple(name for name in names("obligations") if name in named)
 
 

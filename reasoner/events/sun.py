@@ -45,10 +45,10 @@ class Reading:
 @cache
 def readings() -> dict[str, Reading]:
     """{ordinance: its reading}, for every encoded ordinance that states both darkness params."""
-    from reasoner.program import law  # the law layer grounds the encodings: imported when darkness is first asked
+    from reasoner.law.rules import params  # the encodings' param facts, parsed once and kept between runs
 
     stated: dict[str, dict[str, tuple[int, str]]] = {}
-    for ordinance, name, value, clause in law(encoded_ordinances()).params:
+    for ordinance, name, value, clause in params(encoded_ordinances()):
         if name in (AFTER_SUNSET, BEFORE_SUNRISE):
             stated.setdefault(ordinance, {})[name] = (value, clause)
     return {o: Reading(p[AFTER_SUNSET][0], p[BEFORE_SUNRISE][0], (p[AFTER_SUNSET][1], p[BEFORE_SUNRISE][1]))

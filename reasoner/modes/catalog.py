@@ -14,7 +14,7 @@ from reasoner.law.schema import KIND_ORDER, OUTPUTS
 @cache
 def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     """[{name, kind, unit, clauses}] in the order a record lists kinds, then by name."""
-    from reasoner.quality.check import sample_events
+    from reasoner.events.samples import sample_events
     from reasoner.conclusions import read_atom, unit_of
     from reasoner.law.vocabulary import names
     from reasoner.program import Program
@@ -47,11 +47,11 @@ def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     # and every head that names its conclusion and clause as constants, derivable from the samples or not
     from clingo import ast
 
-    from reasoner.modes.explain import _rules_of
+    from reasoner.law.rules import encoding
 
     outputs = {(o.predicate, o.arity): o for o in OUTPUTS}
-    for rule in _rules_of(ordinance):
-        output = outputs.get(rule.head_predicate)
+    for rule in encoding(ordinance).rules():
+        output = outputs.get(rule.predicate)
         arguments = rule.head.atom.symbol.arguments
         if output is None or not all(a.ast_type == ast.ASTType.SymbolicTerm for a in
                                      ([arguments[2]] if output.named else []) + [arguments[-1]]):

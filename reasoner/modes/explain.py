@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -27,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 import clingo
 from clingo import ast
 
-from reasoner.law.conventions import Annotations
-from reasoner.program import Program, encoding_text
+from reasoner.law.rules import Literal, Rule, encoding, variables
+from reasoner.law.rules import names as rules_names
+from reasoner.program import Program
 from reasoner.law.registry import registry
 from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
 from reasoner.events.sun import described
@@ -39,51 +39,6 @@ if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/
 
 _NOWHERE = ast.Position("<records>", 1, 1)
 _LOCATION = ast.Location(_NOWHERE, _NOWHERE)
-
-
-@dataclass
-class Literal:
-    node: ast.AST
-    text: str
-    positive_atom: bool
-    variables: list[str]
-
-
-@dataclass
-class Rule:
-    id: int
-    source: str          # "trempealeau" or "vocabulary"
-    line: int
-    clause: str | None
-    label: str | None
-    head: ast.AST
-    head_predicate: tuple[str, int]
-    body: list[Literal]
-    variables: list[str] = field(default_factory=list)
-
-
-def _variables(node: Any) -> list[str]:
-    found: list[str] = []
-
-    def walk(item: Any) -> None:
-        if isinstance(item, ast.AST):
-            if item.ast_type in _LOCAL_SCOPES:  # an aggregate's own variables are bound inside it
-                return
-            if item.ast_type == ast.ASTType.Variable:
-                if item.name != "_" and item.name not in found:
-                    found.append(item.name)
-                return
-            for key in item.child_keys:
-                walk(getattr(item, key))
-        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
-            for child in item:
-                walk(child)
-
-    walk(node)
-    return found
-
-
-_LOCAL_SCOPES = (ast.ASTType.BodyAggregateElement, ast.ASTType.HeadAggregateElement, ast.ASTType.ConditionalLiteral)
 
 
 class _NameAnonymous(ast.Transformer):
@@ -115,31 +70,6 @@ class _Bind(ast.Transformer):
     def visit_Variable(self, node: ast.AST) -> ast.AST:
         value = self.bindings.get(node.name)
         return ast.SymbolicTerm(node.location, value) if value is not None else node
-
-
-def _rules_of(source: str) -> list[Rule]:
-    text = encoding_text(source)
-    annotations = Annotations(text)
-    parsed: list[ast.AST] = []
-    ast.parse_string(text, parsed.append)
-    rules = []
-    for node in parsed:
-        if node.ast_type != ast.ASTType.Rule or not node.body:
-            continue
-        node = _NameAnonymous()(node)
-        if node.head.ast_type != ast.ASTType.Literal or node.head.atom.ast_type != ast.ASTType.SymbolicAtom:
-            continue
-        line = node.location.begin.line
-        clause, label = annotations.clause_at(line), annotations.sentence_at(line)
-        symbol = node.head.atom.symbol
-        arity = len(symbol.arguments) if symbol.ast_type == ast.ASTType.Function else 0
-        name = symbol.name if symbol.ast_type == ast.ASTType.Function else str(symbol)
-        body = [Literal(b, str(b), b.ast_type == ast.ASTType.Literal and b.sign == ast.Sign.NoSign
-                        and b.atom.ast_type == ast.ASTType.SymbolicAtom, _variables(b)) for b in node.body]
-        rule = Rule(0, source, line, None if clause == "vocabulary" else clause, label, node.head, (name, arity), body)
-        rule.variables = _variables(node)
-        rules.append(rule)
-    return rules
 
 
 def _tuple(items: Sequence[ast.AST]) -> ast.AST:
@@ -197,10 +127,10 @@ def record_program(rules: Sequence[Rule]) -> list[ast.AST]:
 
 def concludes(rule: Rule, name: str) -> bool:
     """Whether the rule's head is the conclusion `name`: the predicate itself, or named by its third argument."""
-    if rule.head_predicate[0] == name:
+    if rule.predicate[0] == name:
         return True
     arguments = rule.head.atom.symbol.arguments
-    return (rule.head_predicate[0] in NAMED_PREDICATES and len(arguments) > 2
+    return (rule.predicate[0] in NAMED_PREDICATES and len(arguments) > 2
             and arguments[2].ast_type == ast.ASTType.SymbolicTerm and str(arguments[2].symbol) == name)
 
 
@@ -210,24 +140,15 @@ def depends_on(rules: Sequence[Rule], conclusion: str) -> list[Rule]:
     wanted: set[str] = set()
     for rule in rules:
         if rule.id in chosen:
-            wanted |= _body_predicates(rule)
+            wanted |= rule.body_predicates()
     changed = True
     while changed:
         changed = False
         for rule in rules:
-            if rule.head_predicate[0] in wanted and not _body_predicates(rule) <= wanted:
-                wanted |= _body_predicates(rule)
+            if rule.predicate[0] in wanted and not rule.body_predicates() <= wanted:
+                wanted |= rule.body_predicates()
                 changed = True
-    return [rule for rule in rules if rule.id in chosen or rule.head_predicate[0] in wanted]
-
-
-def _body_predicates(rule: Rule) -> set[str]:
-    found = set()
-    for literal in rule.body:
-        atom = literal.node.atom if literal.node.ast_type == ast.ASTType.Literal else None
-        if atom is not None and atom.ast_type == ast.ASTType.SymbolicAtom and atom.symbol.ast_type == ast.ASTType.Function:
-            found.add(atom.symbol.name)
-    return found
+    return [rule for rule in rules if rule.id in chosen or rule.predicate[0] in wanted]
 
 
 def load_rules(ordinances: Sequence[str]) -> list[Rule]:
@@ -263,7 +184,7 @@ def records(ordinances: tuple[str, ...], why_not: str | None = None) -> tuple[as
 def _every_step_shown(ordinances: tuple[str, ...]) -> tuple[ast.AST, ...]:
     """`#show p/n.` for every predicate a rule derives and every input predicate: over unknown facts, each step of
     a tree is then a consequence, certain or possible."""
-    signatures = ({rule.head_predicate for rule in _loaded(ordinances)[0]} | {(i.predicate, i.arity) for i in INPUTS}
+    signatures = ({rule.predicate for rule in _loaded(ordinances)[0]} | {(i.predicate, i.arity) for i in INPUTS}
                   | {(name, len(roles)) for name, roles in LAW_FACTS.items()})
     return tuple(ast.ShowSignature(_LOCATION, name, arity, True) for name, arity in sorted(signatures))
 
@@ -274,11 +195,15 @@ def _why_not_for(ordinances: tuple[str, ...], conclusion: str) -> tuple[ast.AST,
 
 
 def _read_rules(ordinances: Sequence[str]) -> list[Rule]:
+    """The rules of the shared vocabulary and the ordinances (law/rules.py), numbered, each `_` of a positive
+    literal named; a vocabulary rule cites no clause of its own."""
     rules = []
     for source in ("vocabulary", *ordinances):
-        rules.extend(_rules_of(source))
-    for number, rule in enumerate(rules):
-        rule.id = number
+        for rule in encoding(source).rules():
+            rule = rule.rewritten(_NameAnonymous(), id=len(rules))
+            if rule.clause == "vocabulary":
+                rule.clause = None
+            rules.append(rule)
     return rules
 
 
@@ -328,7 +253,7 @@ class Explainer:
         rules = _loaded(self.ordinances)[0]
         self.rules = list(rules)
         self.by_id = {rule.id: rule for rule in self.rules}
-        self.derived = {rule.head_predicate for rule in self.rules}
+        self.derived = {rule.predicate for rule in self.rules}
         self.kinds = _kinds(self.ordinances)
         self.wording = Wording(event.id, self.kinds)
         if symbols is None:
@@ -430,7 +355,7 @@ class Explainer:
         ordinance = self._ordinance_of(rule, atom)
         kinds = _rule_kinds(self.ordinances, rule.id)
         node.update(kind="derived", rule=f"{rule.source}.lp:{rule.line}",
-                    because=sentence(rule.label, bindings, kinds, self.wording))
+                    because=sentence(rule.sentence, bindings, kinds, self.wording))
         clause = cited_clause(atom) or rule.clause
         node.update(self._clause_info(clause, ordinance))
         if readings := self._readings(ordinance, clause, atom):
@@ -484,11 +409,11 @@ class Explainer:
             return f"{self._term_words(term.left, bindings, kinds)} to {self._term_words(term.right, bindings, kinds)}"
         if term.ast_type == ast.ASTType.Function and not term.name and term.arguments:  # a tuple: each part by its kind
             return f"({', '.join(self._term_words(part, bindings, kinds) for part in term.arguments)})"
-        variables = _variables(term)
+        written = variables(term)
         bound = _Bind(bindings)(term)
-        if any(name not in bindings for name in variables):
-            return _bound_words(Literal(term, str(term), False, variables), bindings, kinds, self.wording)
-        kind = kinds.get(variables[0]) if len(variables) == 1 and kinds.get(variables[0]) != EVENT else shared
+        if any(name not in bindings for name in written):
+            return _bound_words(Literal(term), bindings, kinds, self.wording)
+        kind = kinds.get(written[0]) if len(written) == 1 and kinds.get(written[0]) != EVENT else shared
         if term.ast_type == ast.ASTType.BinaryOperation and kind == CLOCK and term.left.ast_type == ast.ASTType.Variable \
                 and term.right.ast_type == ast.ASTType.SymbolicTerm and term.right.symbol.type == clingo.SymbolType.Number \
                 and term.operator_type in (ast.BinaryOperator.Plus, ast.BinaryOperator.Minus):  # `T+60`: an hour after T
@@ -553,7 +478,7 @@ class Explainer:
         if len(head.arguments) != len(pattern):
             return False
         for argument, wanted in zip(head.arguments, pattern):
-            if wanted is None or argument.ast_type == ast.ASTType.Variable or _variables(argument):
+            if wanted is None or argument.ast_type == ast.ASTType.Variable or variables(argument):
                 continue
             if argument.ast_type == ast.ASTType.SymbolicTerm and argument.symbol != wanted:
                 return False
@@ -575,7 +500,7 @@ class Explainer:
         node: dict[str, Any] = {"atom": shown, "text": self.wording.pattern(name, pattern), "holds": False,
                                 "kind": "not_derived", "attempts": []}
         for rule in self.rules:
-            if rule.head_predicate != (name, len(pattern)):
+            if rule.predicate != (name, len(pattern)):
                 continue
             if named and rule.head.atom.symbol.arguments[2].ast_type != ast.ASTType.SymbolicTerm:
                 continue
@@ -594,7 +519,7 @@ class Explainer:
             kinds = _rule_kinds(self.ordinances, rule.id)
             attempt: dict[str, Any] = {
                 "rule": f"{rule.source}.lp:{rule.line}",
-                "would_mean": sentence(rule.label, bindings, kinds, self.wording, self._unbound(rule, bindings)),
+                "would_mean": sentence(rule.sentence, bindings, kinds, self.wording, self._unbound(rule, bindings)),
                 "failed": self._literal_words(literal, bindings, kinds, failed=True),
                 "failed_condition": _failed_comparison(literal, bindings) if literal.node.atom.ast_type == ast.ASTType.Comparison
                 else ("missing: " if literal.positive_atom else "") + _bound_text(literal, bindings),
@@ -662,7 +587,7 @@ def cited_clause(atom: clingo.Symbol) -> str | None:
 
 def _head_clause(rule: Rule, bindings: dict[str, clingo.Symbol]) -> str | None:
     """The clause a rule's head cites: written in it, or bound by the body as far as it got (a table's clause)."""
-    if rule.head_predicate not in CONCLUSION_SIGNATURES:
+    if rule.predicate not in CONCLUSION_SIGNATURES:
         return None
     last = rule.head.atom.symbol.arguments[-1]
     if last.ast_type == ast.ASTType.SymbolicTerm:
@@ -718,30 +643,11 @@ def known_names(ordinance: str) -> frozenset[str]:
 
     names: set[str] = {o.predicate for o in OUTPUTS} | {o.kind for o in OUTPUTS}
     for source in ("vocabulary", ordinance):
-        ast.parse_string(encoding_text(source), lambda statement: names.update(_constants(statement)))
+        names.update(rules_names(source))
     for section in vocabulary().values():
         if isinstance(section, dict):
             names.update(section)
     return frozenset(names)
-
-
-def _constants(node: Any) -> set[str]:
-    """The names of the constants (functions without arguments) in a statement: never a keyword."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.AST):
-            if item.ast_type == ast.ASTType.SymbolicTerm and item.symbol.type == clingo.SymbolType.Function \
-                    and not item.symbol.arguments and item.symbol.name:
-                found.add(item.symbol.name)
-            elif item.ast_type == ast.ASTType.Function and not item.arguments and item.name:
-                found.add(item.name)
-            else:
-                stack.extend(getattr(item, key) for key in item.child_keys)
-        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
-            stack.extend(item)
-    return found
 
 
 def unknown_conclusion(conclusion: str, ordinances: Sequence[str]) -> str | None:

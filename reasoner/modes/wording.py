@@ -19,6 +19,7 @@ import clingo
 from clingo import ast
 
 from reasoner.events.clocks import zone as time_zone
+from reasoner.law.rules import variable_nodes
 from reasoner.law.schema import INPUT, LAW_FACTS, OUTPUT, PARAM
 
 DAY, CLOCK, EVENT, INSTANT, DURATION, ZONE = "date", "clock", "event", "instant", "duration", "zone"
@@ -104,7 +105,7 @@ def _variable_kinds(head: ast.AST | None, body: Sequence[ast.AST], kinds: dict) 
         if atom is not None and node.sign == ast.Sign.NoSign:
             bound_in_body |= {a.name for a in atom.arguments if a.ast_type == ast.ASTType.Variable}
         elif node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.BodyAggregate:
-            bound_in_body |= {v.name for v in _variables_in(node)}
+            bound_in_body |= {v.name for v in variable_nodes(node)}
     for node in body:  # what the body binds decides
         _atom_kinds(_atom_of(node), kinds, found)
     for node in body:
@@ -149,21 +150,6 @@ def _computed_kinds(node: ast.AST, kinds: dict, found: dict[str, str]) -> None:
                 if element.terms[0].name in inner:
                     found.setdefault(atom.left_guard.term.name, inner[element.terms[0].name])
                     return
-
-
-def _variables_in(node: Any) -> list[ast.AST]:
-    """The variables of a body literal (an aggregate's own included: they are bound there too)."""
-    found, stack = [], [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.AST):
-            if item.ast_type == ast.ASTType.Variable:
-                found.append(item)
-            else:
-                stack.extend(getattr(item, key) for key in item.child_keys)
-        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
-            stack.extend(item)
-    return found
 
 
 def argument_kinds(rules: Iterable[Any]) -> dict[tuple[str, int, int], str]:

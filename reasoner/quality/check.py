@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,9 +31,11 @@ from typing import Any
 import clingo
 from clingo import ast
 
-from reasoner.law.conventions import Annotations, folded
+from reasoner.law.conventions import folded
+from reasoner.law.rules import Encoding, EncodingSyntaxError, encoding, parse
+from reasoner.law.rules import constant as _constant
 from reasoner.law.schema import INPUT, enumerated_arguments
-from reasoner.law.locator import encoded_ordinances, encoding_path, registry_path
+from reasoner.law.locator import encoded_ordinances, registry_path
 from reasoner.law.ordinances import unfinished_metadata
 from reasoner.law.vocabulary import names
 
@@ -76,107 +78,6 @@ class Report:
 
 # ---------------------------------------------------------------- reading the encodings
 
-@dataclass
-class Statement:
-    """One rule or fact of an encoding, as clingo's AST reads it."""
-
-    node: ast.AST
-    line: int
-    head: tuple[str, int] | None           # predicate of a plain head atom
-    head_args: list[ast.AST]
-    body: list[ast.AST]
-    constants: list[clingo.Symbol] = field(default_factory=list)   # every constant term, read once
-    variables: set[str] = field(default_factory=set)
-    atoms: list[tuple[ast.AST, bool]] = field(default_factory=list)  # body atoms (term, positive)
-
-    def __post_init__(self) -> None:
-        for item in _walk(self.node):
-            if item.ast_type == ast.ASTType.SymbolicTerm:
-                self.constants.append(item.symbol)
-            elif item.ast_type == ast.ASTType.Variable:
-                self.variables.add(item.name)
-        for item in _walk(self.body):
-            if item.ast_type == ast.ASTType.Literal and item.atom.ast_type == ast.ASTType.SymbolicAtom:
-                term = item.atom.symbol
-                if term.ast_type == ast.ASTType.Function:
-                    self.atoms.append((term, item.sign == ast.Sign.NoSign))
-
-    def strings(self) -> set[str]:
-        return {c.string for c in self.constants if c.type == clingo.SymbolType.String}
-
-
-class EncodingSyntaxError(ValueError):
-    pass
-
-
-def _parse(text: str) -> tuple[list[Statement], list[tuple[str, int]]]:
-    nodes: list[ast.AST] = []
-    messages: list[str] = []
-    try:
-        ast.parse_string(text, nodes.append, logger=lambda code, message: messages.append(" ".join(message.split())))
-    except RuntimeError as error:
-        raise EncodingSyntaxError("; ".join(messages) or str(error)) from None
-    statements, shown = [], []
-    for node in nodes:
-        if node.ast_type == ast.ASTType.ShowSignature and node.name:
-            shown.append((node.name, node.arity))
-        if node.ast_type != ast.ASTType.Rule:
-            continue
-        head, args = None, []
-        atom = node.head.atom if node.head.ast_type == ast.ASTType.Literal else None
-        if atom is not None and atom.ast_type == ast.ASTType.SymbolicAtom:
-            symbol = atom.symbol
-            if symbol.ast_type == ast.ASTType.Function:
-                head, args = (symbol.name, len(symbol.arguments)), list(symbol.arguments)
-            elif symbol.ast_type == ast.ASTType.SymbolicTerm and symbol.symbol.type == clingo.SymbolType.Function:
-                head = (symbol.symbol.name, 0)
-        statements.append(Statement(node, node.location.begin.line, head, args, list(node.body)))
-    return statements, shown
-
-
-def _walk(node: Any) -> Iterable[ast.AST]:
-    """Every AST node below `node`, itself included."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.AST):
-            yield item
-            stack.extend(getattr(item, key) for key in item.child_keys)
-        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ASTSequence":
-            stack.extend(item)
-
-
-def _constant(term: ast.AST) -> clingo.Symbol | None:
-    return term.symbol if term.ast_type == ast.ASTType.SymbolicTerm else None
-
-
-@dataclass
-class Encoding:
-    name: str
-    file: Path
-    text: str
-    statements: list[Statement]
-    shown: list[tuple[str, int]]
-
-    @property
-    def path(self) -> str:
-        return f"encodings/{self.name}.lp"
-
-    def at(self, line: int) -> str:
-        return f"{self.path}:{line}"
-
-    def header_of(self, line: int) -> str | None:
-        """The clause of the nearest `% §` header above a line."""
-        return self.annotations.clause_at(line)
-
-    def __post_init__(self) -> None:
-        self.annotations = Annotations(self.text)
-        self.lines = self.annotations.lines
-
-    def label_of(self, line: int) -> str | None:
-        return self.annotations.sentence_at(line)
-
-
 # What a %@ sentence may write besides a law's numbers: quotations of the text, placeholders, clause ids
 # (6.01(2)(a), 177-8, 6-17A, 5.health-2, item 6.02(a)15) and section numbers.
 _NOT_A_STATED_NUMBER = re.compile(r'"[^"]*"|\{[^}]*\}|\b\d+(?:[.-]\d+)*[A-Z]?(?:\([a-z0-9]+\))+\d*|\b\d+-\d+[A-Z]?'
@@ -191,59 +92,10 @@ def stated_in_sentence(label: str) -> set[int]:
 
 def read_encoding(name: str, root: Path | None = None) -> Encoding:
     """An encoding from the package (or from `root`/encodings, for testing the check itself)."""
-    file = (root / "encodings" / f"{name}.lp") if root else encoding_path(name)
-    text = file.read_text(encoding="utf-8")
-    statements, shown = _parse(text)
-    return Encoding(name, file, text, statements, shown)
+    return parse(name, root / "encodings" / f"{name}.lp") if root else encoding(name)
 
 
 # ---------------------------------------------------------------- sample facts
-
-def sample_events() -> list:
-    """Events that between them state every input predicate and every vocabulary name atoms.py can write."""
-    from reasoner.events.model import Event
-
-    kinds = names("event_kinds")
-    sites, organizers, sponsors, interests = (names(s) for s in ("site_kinds", "organizer_kinds", "sponsor_kinds", "site_interests"))
-    every = {
-        "kinds": list(kinds), "flags": list(names("event_flags")), "special_services": list(names("special_services")),
-        "findings": list(names("findings")), "imposed_conditions": list(names("obligations")),
-        "provisions": {name: 1 for name in names("obligations")},
-    }
-    application = {"filed": "2027-05-01", "hearing_date": "2027-05-20", "contents": list(names("application_items")), "approvals": list(names("approvals")),
-                   "bond_usd": 1000, "fee_paid_usd": 100,
-                   "insurance": {"general_liability_aggregate_usd": 1_000_000, "per_occurrence_bodily_injury_usd": 1_000_000,
-                                 "per_occurrence_property_damage_usd": 1_000_000, "fire_legal_liability_usd": 1_000_000,
-                                 "workers_compensation": True, "names_government_as_insured": True}}
-    count = max(len(sites), len(organizers), len(sponsors), len(interests), 3)
-    events = []
-    for index in range(2 * count):
-        darkness = (True, False, None)[index % 3]
-        plain = index >= count  # no flags, kinds or findings: no exemption gets in the way of the obligations
-        record = {
-            "id": f"sample-{index}", "attendance": {"expected_max": 6000 + index, "total": 9000, "average": 4000, "female": 3000, "male": 2000,
-                                                   "board_finding": 5500, "max_tickets": 6000},
-            "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00", "darkness": darkness},
-            "site": {"kind": sites[index % len(sites)], "seating_capacity": 5000, "capacity": 5000, "locations": 2,
-                     "county_population": 1_000_000,
-                     "flags": [] if plain else list(names("site_flags"))},
-            "organizer": {"kind": organizers[index % len(organizers)], "sponsor": sponsors[index % len(sponsors)],
-                          "applicant_age": 17 + index % 3, "person_in_charge_age": 17 + index % 3,
-                          "site_interest": interests[index % len(interests)]},
-            "application": application, "held_annually_since": 1995 + index,
-            # the plain events are music, outdoors: the statutes that reach only music festivals reach them too
-            **({"kinds": [kinds[index % len(kinds)]], "flags": ["open_to_public", "admission_fee", "participation_fee",
-                                                                "primary_purpose_music", "music_provided", "outdoors"],
-                "provisions": {name: index % 2 for name in names("obligations")}} if plain else every),
-        }
-        if darkness is None:
-            record["schedule"].pop("darkness")
-            record["schedule"].update(start="2027-12-16T12:00", end="2027-12-16T20:00")
-        events.append(Event.model_validate(record))
-    events.append(Event.model_validate({"id": "sample-small", "attendance": {"expected_max": 50},
-                                        "schedule": {"start": "2027-07-16T10:00", "end": "2027-07-16T12:00"}}))
-    return events
-
 
 def _input_signatures(events: Sequence) -> set[tuple[str, int]]:
     from reasoner.events.atoms import event_atoms
@@ -270,7 +122,7 @@ class _Checker:
         """{number: param name} of this ordinance's param facts, as its encoding writes them."""
         found: dict[int, str] = {}
         for statement in self.enc.statements if self.enc else ():
-            if statement.head == ("param", 4) and not statement.body:
+            if statement.predicate == ("param", 4) and not statement.body:
                 value, name = _constant(statement.head_args[2]), _constant(statement.head_args[1])
                 if value is not None and value.type == clingo.SymbolType.Number and value.number > 1:
                     found.setdefault(value.number, str(name))
@@ -328,24 +180,24 @@ class _Checker:
         assert self.enc is not None
         own = clingo.Function(self.ordinance)
         for statement in self.enc.statements:
-            if statement.head not in self.shown:
+            if statement.predicate not in self.shown:
                 continue
             where = self.enc.at(statement.line)
-            name = statement.head[0]
+            name = statement.predicate[0]
             first, last = statement.head_args[0], statement.head_args[-1]
             if _constant(first) != own:
-                self.problem(where, f"{name}/{statement.head[1]} is concluded for {first}, not for {self.ordinance}")
+                self.problem(where, f"{name}/{statement.predicate[1]} is concluded for {first}, not for {self.ordinance}")
             clause = _constant(last)
             if clause is None:
                 if last.ast_type != ast.ASTType.Variable:
-                    self.problem(where, f"{name}/{statement.head[1]} cites {last}, which is not a clause id")
+                    self.problem(where, f"{name}/{statement.predicate[1]} cites {last}, which is not a clause id")
                 continue  # a clause bound by a variable is checked on the ground atoms
             if clause.type != clingo.SymbolType.String:  # quoted ids that are not registered: see _clauses
-                self.problem(where, f"{name}/{statement.head[1]} cites {clause}, not a quoted clause id")
+                self.problem(where, f"{name}/{statement.predicate[1]} cites {clause}, not a quoted clause id")
             header = self.enc.header_of(statement.line)
             if clause.type == clingo.SymbolType.String and header and header != clause.string:
                 # the block's clause is stated once, in its header; a finer clause comes from a table (a variable)
-                self.problem(where, f"{name}/{statement.head[1]} cites {clause.string!r} under the `% §` header of "
+                self.problem(where, f"{name}/{statement.predicate[1]} cites {clause.string!r} under the `% §` header of "
                                     f"{header!r}: open a block for {clause.string!r}, or take the clause from a table")
             if name == "note":
                 note = _constant(statement.head_args[2])
@@ -363,7 +215,7 @@ class _Checker:
         own = clingo.Function(self.ordinance)
         for statement in self.enc.statements:
             where = self.enc.at(statement.line)
-            if statement.head == ("param", 4):
+            if statement.predicate == ("param", 4):
                 if statement.body:
                     self.problem(where, "param/4 is derived by a rule; a parameter is stated as a fact")
                 owner, label, value, clause = (_constant(a) for a in statement.head_args)
@@ -389,32 +241,17 @@ class _Checker:
                 if number not in UNIT_CONVERSIONS and not (number + 1 in UNIT_CONVERSIONS and number + 1 in numbers):
                     self.problem(where, f"the number {number} is written into a rule; state it once as param/4 with its clause")
         self.report.counts["parameters"] = len(declared)
-        read = {str(_constant(t.arguments[1])) for s in self.enc.statements if s.head != ("param", 4)
+        read = {str(_constant(t.arguments[1])) for s in self.enc.statements if s.predicate != ("param", 4)
                 for t, _ in s.atoms if t.name == "param" and len(t.arguments) == 4 and _constant(t.arguments[1])}
         # A parameter no rule reads is still shown with its clause (e.g. a fact the output reports).
         self.report.counts["parameters_not_read_by_rules"] = len(set(declared) - read)
 
     # -- clauses: encoded, or a reason
 
-    def cited(self) -> set[str]:
-        """Clause ids written in the encoding's rules and facts."""
-        assert self.enc is not None
-        return set().union(*(statement.strings() for statement in self.enc.statements))
-
-    def headers(self) -> dict[str, int]:
-        """Clause ids of the `% §` headers that open a block holding at least one rule or fact, by statement count."""
-        assert self.enc is not None
-        held: dict[str, int] = defaultdict(int)
-        for statement in self.enc.statements:
-            clause = self.enc.header_of(statement.line)
-            if clause:
-                held[clause] += 1
-        return held
-
     def _clauses(self, clauses: dict[str, dict]) -> None:
         assert self.enc is not None
-        cited = self.cited()
-        headers = self.headers()
+        cited = self.enc.cited()
+        headers = self.enc.headers()
         for missing in sorted(cited - set(clauses)):
             lines = [s.line for s in self.enc.statements
                      if missing in s.strings()]
@@ -438,7 +275,7 @@ class _Checker:
         assert self.enc is not None
         emitted = set()
         for statement in self.enc.statements:
-            if statement.head == ("note", 4):
+            if statement.predicate == ("note", 4):
                 note = _constant(statement.head_args[2])
                 if note is not None:
                     emitted.add(str(note))
@@ -490,10 +327,10 @@ class _Checker:
         assert self.enc is not None
         shared = self.shown | self.inputs | self.ordinance_supplied() | {("param", 4)}
         for statement in self.enc.statements:
-            if statement.head is None or statement.head in shared or statement.head[0].startswith(f"{self.ordinance}_"):
+            if statement.predicate is None or statement.predicate in shared or statement.predicate[0].startswith(f"{self.ordinance}_"):
                 continue
-            self.problem(self.enc.at(statement.line), f"the helper predicate {statement.head[0]}/{statement.head[1]} "
-                                                      f"should be named {self.ordinance}_{statement.head[0]}")
+            self.problem(self.enc.at(statement.line), f"the helper predicate {statement.predicate[0]}/{statement.predicate[1]} "
+                                                      f"should be named {self.ordinance}_{statement.predicate[0]}")
 
     def _names(self) -> None:
         assert self.enc is not None
@@ -518,21 +355,21 @@ class _Checker:
                             for j, other_argument in enumerate(other.arguments):
                                 if other_argument.ast_type == ast.ASTType.Variable and other_argument.name == argument.name:
                                     typed[(other.name, len(other.arguments), j)] = section
-            if statement.head is not None:
+            if statement.predicate is not None:
                 for position, argument in enumerate(statement.head_args):
-                    section = ENUMERATED_OUTPUTS.get((*statement.head, position))
+                    section = ENUMERATED_OUTPUTS.get((*statement.predicate, position))
                     value = _constant(argument)
                     if section and value is not None and str(value) not in known[section]:
-                        self.problem(where, f"{statement.head[0]} names {value}, which is not in {section} of vocabulary.yaml")
+                        self.problem(where, f"{statement.predicate[0]} names {value}, which is not in {section} of vocabulary.yaml")
         for statement in self.enc.statements:
-            if statement.head is None:
+            if statement.predicate is None:
                 continue
             for position, argument in enumerate(statement.head_args):
-                section = typed.get((*statement.head, position))
+                section = typed.get((*statement.predicate, position))
                 value = _constant(argument)
                 if section and value is not None and value.type == clingo.SymbolType.Function and str(value) not in known[section]:
                     self.problem(self.enc.at(statement.line),
-                                 f"{statement.head[0]}(…,{value},…) is matched against {section}, but {value} is not in vocabulary.yaml")
+                                 f"{statement.predicate[0]}(…,{value},…) is matched against {section}, but {value} is not in vocabulary.yaml")
 
     # -- clause headers and explanation sentences
 
@@ -548,7 +385,7 @@ class _Checker:
                 self.problem(where, "stands under no `% §` clause header")
             elif clause not in clauses:
                 self.problem(where, f"stands under `% § {clause}`, which is not registered")
-            variables = statement.variables
+            variables = statement.every_variable
             label = self.enc.label_of(statement.line) or ""
             for placeholder in re.findall(r"\{([A-Z][A-Za-z0-9_]*)(?::\w+)?\}", label):
                 if placeholder not in variables:
@@ -570,7 +407,7 @@ class _Checker:
 
     def ordinance_supplied(self) -> set[tuple[str, int]]:
         """Predicates vocabulary.lp reads and leaves to the ordinances to define."""
-        heads = {s.head for s in self.vocabulary.statements if s.head}
+        heads = {s.predicate for s in self.vocabulary.statements if s.predicate}
         used = {(t.name, len(t.arguments)) for s in self.vocabulary.statements for t, _ in s.atoms}
         return used - heads - self.inputs
 
@@ -603,8 +440,8 @@ class _Checker:
         if program.first_model() is None:
             self.problem(self.enc.path if self.enc else self.ordinance, "the program has no answer set for the sample facts")
         own = clingo.Function(self.ordinance)
-        cited = self.cited()  # a quoted clause id that is not registered is reported where it is written
-        foreign = {(s.head, str(_constant(s.head_args[0]))) for s in self.enc.statements if s.head in self.shown}
+        cited = self.enc.cited()  # a quoted clause id that is not registered is reported where it is written
+        foreign = {(s.predicate, str(_constant(s.head_args[0]))) for s in self.enc.statements if s.predicate in self.shown}
         derivable = 0
         for name, arity in sorted(self.shown):
             for atom in control.symbolic_atoms.by_signature(name, arity):
@@ -637,6 +474,8 @@ def check(ordinances: Sequence[str] | None = None, root: Path | None = None) -> 
     """Lint the chosen (default: every encoded) ordinance's encoding and registry; `root` stands in for the
     checkout (holding encodings/) when the check itself is tested."""
     chosen = tuple(ordinances) if ordinances else encoded_ordinances()
+    from reasoner.events.samples import sample_events  # the event model is built only when a check runs
+
     vocabulary_encoding = read_encoding("vocabulary", root)
     events = sample_events()
     inputs = _input_signatures(events)

@@ -20,7 +20,7 @@ from typing import Any
 import clingo
 import yaml
 
-from reasoner.quality.check import _Checker, read_encoding
+from reasoner.law.rules import encoding
 from reasoner.events.loading import EventFileError, RefusedFile, read_text_bounded, scan_yaml
 from reasoner.program import chosen_readings, parse_reading
 from reasoner.law.registry import registry
@@ -126,9 +126,8 @@ def scenario_cases(directory: Path) -> list[Case]:
 
 def implemented_clauses(ordinance: str) -> tuple[list[str], dict[str, str]]:
     """(operative clauses the encoding implements, {operative clause not encoded: reason}), in registry order."""
-    checker = _Checker(ordinance, read_encoding("vocabulary"), [], set())
-    checker.enc = read_encoding(ordinance)
-    implemented = checker.cited() | set(checker.headers())
+    parsed = encoding(ordinance)
+    implemented = parsed.cited() | set(parsed.headers())
     reg = registry(ordinance)
     operative = [c for c in reg.clauses.values() if c.operative]
     return ([c.id for c in operative if c.id in implemented],
