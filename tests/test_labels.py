@@ -1,7 +1,6 @@
 """One table of labels and one phrasing of each conclusion (reasoner/law/labels.py), used by every output."""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -56,15 +55,3 @@ def test_the_page_takes_its_labels_from_the_server_not_a_copy():
               if " " in label and (f'"{label}"' in script or f"'{label}'" in script)]
     assert not copied, f"app.js restates labels of reasoner/law/labels.py: {copied}"
     assert 'api("GET", "/labels")' in script
-
-
-def test_the_labels_endpoint_serves_the_table():
-    from fastapi.testclient import TestClient
-
-    from reasoner.web.app import create_app
-
-    with TestClient(create_app()) as client:
-        answer = client.get("/labels")
-    assert answer.status_code == 200
-    assert answer.json() == json.loads(json.dumps(labels.as_json()))
-    assert answer.json()["kinds"]["restriction"] == KIND_LABELS["restriction"]

@@ -175,3 +175,11 @@ def test_a_solve_past_the_time_limit_is_a_503_and_the_server_goes_on():
         assert json.loads(answer)["message"].startswith("no answer within the time limit of 0.05 s")
         status, _ = call(url, "GET", "/ordinances")
         assert status == 200
+
+
+def test_the_page_gets_the_labels_from_the_one_table(server):
+    from reasoner.law.labels import as_json
+
+    status, body = call(server, "GET", "/labels")
+    assert status == 200
+    assert json.loads(body) == as_json()
