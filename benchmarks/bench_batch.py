@@ -53,9 +53,10 @@ from pathlib import Path
 from timing import publish, table
 
 from reasoner.batch import run as batch
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import parse_events
-from reasoner.law.vocabulary import encoded_ordinances, vocabulary
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.vocabulary import vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from timing import median_ms, publish, table
 
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import load_events, parse_events
 from reasoner.modes.explain import explain
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"

@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import ROOT, conditions, median_ms, table  # noqa: E402
 
-from reasoner.conclusions import evaluate  # noqa: E402
+from reasoner.evaluate import evaluate  # noqa: E402
 from reasoner.events.loading import load_events  # noqa: E402
 from reasoner.modes.readings import _over_every_combination, depends  # noqa: E402
-from reasoner.law.vocabulary import ordinance_readings  # noqa: E402
+from reasoner.law.ordinances import ordinance_readings  # noqa: E402
 
 
 def main() -> None:

@@ -13,11 +13,11 @@ import argparse
 
 from timing import ROOT, median_ms, publish, table
 
-from reasoner.conclusions import evaluate_any
+from reasoner.evaluate import evaluate_any
 from reasoner.modes.explain import explain
 from reasoner.events.loading import load_events, parse_events
-from reasoner.modes.unknowns import Completions, evaluate_uncertain, questions
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.unknowns import Completions, evaluate_uncertain, questions
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes.whatif import whatif
 
 UNKNOWN = ["flags.alcohol_sold", "flags.camping", "flags.amplified_sound", "flags.participation_fee", "flags.admission_fee",

@@ -45,7 +45,7 @@ class _OrdinanceOption(click.Option):
     """--ordinance, whose help names the ordinances encoded, found when the help is shown (not at import)."""
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from reasoner.law.vocabulary import encoded_ordinances
+        from reasoner.law.locator import encoded_ordinances
 
         *first, last = encoded_ordinances()
         self.help = f"{', '.join(first)} or {last}; repeat for several (default: every encoded one)."
@@ -143,7 +143,7 @@ def _ordinances(names: tuple[str, ...], unfinished: bool = False) -> tuple[str, 
     """The ordinances named, or every encoded one; one not encoded yet only for `check` and `coverage`
     (`unfinished`), and said to be left out when it would have been among every one."""
     from reasoner.program import UnknownOrdinance, check_ordinances
-    from reasoner.law.vocabulary import unfinished_ordinances
+    from reasoner.law.ordinances import unfinished_ordinances
 
     try:
         chosen = check_ordinances(names, unfinished)
@@ -242,7 +242,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
-    from reasoner.conclusions import evaluate_any as run
+    from reasoner.evaluate import evaluate_any as run
 
     chosen = _ordinances(ordinances)
     events = _with_law_date(_with_filing_date(_load(event_file, light=True), filed.date() if filed else None), as_of)
@@ -375,7 +375,7 @@ def new_command(name: str, text_file: str, root: str) -> None:
     """
     from reasoner.law.registry import all_registries
     from reasoner.quality.scaffold import ScaffoldError, scaffold
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     taken = encoded_ordinances()
     listed = max((reg.metadata.listed for reg in all_registries().values()), default=0) + 1
@@ -473,7 +473,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 
     Example: reasoner questions facts/events/unknown-festival.yaml -o trempealeau
     """
-    from reasoner.modes.unknowns import questions as run
+    from reasoner.unknowns import questions as run
 
     report = run(_one_event(event_file, event_id, as_of), _ordinances(ordinances))
     _emit(report, output_format, "print_questions")

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import clingo
 
-from reasoner.modes.reasons import reason_text
-from reasoner.program import solve
+from reasoner.law.reasons import reason_text
 from reasoner.law.schema import KIND_ORDER, OUTPUT
-from reasoner.law.vocabulary import record_heading, vocabulary
+from reasoner.law.ordinances import record_heading
+from reasoner.law.vocabulary import vocabulary
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
     from reasoner.events.model import Event
@@ -62,7 +62,7 @@ def _value(symbol: clingo.Symbol) -> Any:
     return str(symbol)
 
 
-def _unit(name: str, solver_unit: str | None = None) -> str | None:
+def unit_of(name: str, solver_unit: str | None = None) -> str | None:
     declared = vocabulary()["obligations"].get(name, {}).get("unit")
     unit = declared or solver_unit
     return None if unit in (None, "none") else unit
@@ -77,7 +77,7 @@ def _conclusion(kind: str, name: str, clause: str, value: Any = None, unit: str 
     return {"kind": kind, "name": name, "value": value, "unit": unit, "modality": modality, "clauses": [clause], **extra}
 
 
-def _read(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
+def read_atom(symbol: clingo.Symbol) -> tuple[str, int, dict[str, Any]] | None:
     """(ordinance, event number, conclusion) for one shown atom; None for atoms that are not conclusions."""
     if symbol.type != clingo.SymbolType.Function or not symbol.positive:  # -exempt(...) is no exemption
         return None
@@ -107,14 +107,14 @@ def _values_of_text(text: str) -> tuple[str, list[Any]] | None:
 
 
 def read_text(text: str, symbol: Callable[[], clingo.Symbol]) -> tuple[str, int, dict[str, Any]] | None:
-    """_read, from the atom's text where it reads plainly (one call into clingo, not one per argument);
+    """read_atom, from the atom's text where it reads plainly (one call into clingo, not one per argument);
     `symbol()` gives the symbol itself for anything else (nested terms, escaped strings)."""
     plain = _values_of_text(text)
-    return _read_values(*plain) if plain is not None else _read(symbol())
+    return _read_values(*plain) if plain is not None else read_atom(symbol())
 
 
 def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
-    """_read, from the atom's name and argument values, by the roles the schema gives its arguments."""
+    """read_atom, from the atom's name and argument values, by the roles the schema gives its arguments."""
     output = OUTPUT.get(name)
     if output is None or len(args) != output.arity or not isinstance(args[1], int):
         return None
@@ -145,7 +145,7 @@ def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] 
     elif output.predicate == "penalty":
         unit = None if got["unit"] == "none" else got["unit"]
     else:
-        unit = _unit(got["other"] if "other" in got else item_name, got.get("unit"))
+        unit = unit_of(got["other"] if "other" in got else item_name, got.get("unit"))
     kind = output.predicate if output.folds_into else output.kind
     if "other" in got:
         extra = {"other": got["other"]}
@@ -178,7 +178,7 @@ _FOLDED = ("quantity", "alternative")
 
 
 def _merged(items: list[dict[str, Any]]) -> list[tuple[tuple, dict[str, Any]]]:
-    """_merge, each conclusion with its sort key (unique within one record)."""
+    """merge_items, each conclusion with its sort key (unique within one record)."""
     obligations: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     folded = []
     for item in items:
@@ -207,7 +207,7 @@ def _merged(items: list[dict[str, Any]]) -> list[tuple[tuple, dict[str, Any]]]:
     return sorted(((_RANK[i["kind"]], i["name"], repr(i["value"]), i["clauses"], key), i) for key, i in merged.items())
 
 
-def _merge(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def merge_items(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Fold quantities and alternatives into their obligations; join identical conclusions' clauses; sort.
 
     The result does not depend on the order of `items`: a batch reads an event's atoms in another order
@@ -324,9 +324,9 @@ class Reader:
     Event numbers restart at 1 in every solver call, so the very same atom, say
     obligation(gem,3,toilets,shall,"5.health-2"), recurs call after call, and its handle is a key
     that costs nothing to compute: a known atom is an (event, conclusion) pair at once. A new one is
-    rendered once; its text without the event number names its conclusion, which _read (the one
+    rendered once; its text without the event number names its conclusion, which read_atom (the one
     definition of what an atom means) reads once. Conclusions fold and join only with conclusions of
-    the same name (_merge), so a record is merged name by name, each distinct group once, and each
+    the same name (merge_items), so a record is merged name by name, each distinct group once, and each
     distinct record once. Past their limits the caches keep only what the last answer set used (the
     atoms of a clerk's batch recur from one chunk to the next, though each chunk also brings dates and
     quantities never seen before), so memory stays flat. A conclusion id is never given twice: an entry
@@ -526,24 +526,3 @@ def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Even
     bodies = reader(ordinances).read(symbols, len(events))
     width = len(ordinances)
     return [json.loads(body.line(events[index // width].id)) for index, body in enumerate(bodies)]
-
-
-def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    """Every conclusion of every ordinance for every event: one record per (event, ordinance)."""
-    return results_from_symbols(solve(events, ordinances), events, ordinances)
-
-
-def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/modes/unknowns.py, imported
-    only then: a cold `evaluate` of known facts does without it)."""
-    results: list[dict[str, Any]] = []
-    plain = [e for e in events if not e.has_unknowns]
-    by_id: dict[str, list[dict[str, Any]]] = {}
-    if plain:
-        for record in evaluate(plain, ordinances):
-            by_id.setdefault(record["event"], []).append(record)
-    if len(plain) < len(events):
-        from reasoner.modes.unknowns import evaluate_uncertain
-    for event in events:
-        results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
-    return results

@@ -32,8 +32,8 @@ from clingo import ast
 
 from reasoner.events.atoms import facts_program
 from reasoner.law.schema import INPUTS, OUTPUTS, PARAM
-from reasoner.law.vocabulary import (encoded_ordinances, encoding_path, ordinance_readings, ordinance_time_zones, ordinance_versions,
-                         package_path, unfinished_ordinances)
+from reasoner.law.locator import encoded_ordinances, encoding_path, package_path
+from reasoner.law.ordinances import ordinance_readings, ordinance_time_zones, ordinance_versions, unfinished_ordinances
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
     from reasoner.events.model import Event

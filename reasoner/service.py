@@ -16,12 +16,12 @@ from reasoner.modes.compare import CompareError, compare as compare_events, pars
 from reasoner.events.model import Event
 from reasoner.events.rules import one_event, with_filing_date, with_law_date
 from reasoner.modes.explain import explain as explain_event, kind_problem, unknown_conclusion
-from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, _parse, check_bounds, parse_events,  # noqa: F401 - the
+from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, parse_text, check_bounds, parse_events,  # noqa: F401 - the
                        unique_object)  # app's JSON reading
 from reasoner.law.registry import clauses_record, ordinance_record, registry
 from reasoner.program import SolveTimeout, UnknownOrdinance, check_ordinances
-from reasoner.conclusions import evaluate_any
-from reasoner.modes.unknowns import questions as event_questions
+from reasoner.evaluate import evaluate_any
+from reasoner.unknowns import questions as event_questions
 from reasoner.modes.whatif import WhatIfError, whatif as whatif_event
 
 DEFAULT_NAME = "event"   # how messages name an event given without a file name
@@ -82,7 +82,7 @@ def load(request: dict[str, Any]) -> list[Event]:
     name = _name(request)
     try:
         if request.get("source") is not None:
-            data = _parse(request["source"].removeprefix("\ufeff"), Path(name))
+            data = parse_text(request["source"].removeprefix("\ufeff"), Path(name))
         else:
             data = request.get("event")
         if data is None:

@@ -68,7 +68,7 @@ def test_the_web_api_takes_as_of_in_every_request() -> None:
     pytest.importorskip("fastapi")
     from datetime import date
 
-    from reasoner.web import library
+    from reasoner import service as library
 
     source = EVENT.read_text(encoding="utf-8")
     day = date.fromisoformat(LAW_DATE)

@@ -21,9 +21,9 @@ from reasoner.batch.files import CSV_COLUMNS, BatchInputError
 from reasoner.cli import main
 from reasoner.events.loading import parse_events
 from reasoner.program import Program, SolveTimeout, solve, time_limit
-from reasoner.conclusions import evaluate_any
+from reasoner.evaluate import evaluate_any
 from reasoner.quality.coverage import scenario_cases
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"

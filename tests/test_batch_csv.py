@@ -9,7 +9,8 @@ import re
 from reasoner.batch import run as batch
 from reasoner.batch.files import ordinance_obligations
 from reasoner.law.labels import phrase
-from reasoner.law.vocabulary import encoding_path, names
+from reasoner.law.locator import encoding_path
+from reasoner.law.vocabulary import names
 
 from test_batch import ORDINANCES, read_jsonl, scenario_events
 

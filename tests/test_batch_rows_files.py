@@ -12,7 +12,7 @@ import pytest
 
 from reasoner.batch import run as batch
 from reasoner.batch.files import Record
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 from test_batch import assert_rows_match, read_jsonl, run_batch, mixed, scenario_events  # noqa: F401 - the fixture
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from reasoner.quality.check import check
 from reasoner.cli import main
-from reasoner.law.vocabulary import encoded_ordinances, encodings_folder
+from reasoner.law.locator import encoded_ordinances, encodings_folder
 
 # Defects found by `reasoner check` in the shipped files and reported to their owners; remove an
 # entry once it is fixed (strict: the test then fails until the entry goes).

@@ -58,7 +58,7 @@ def test_filed_option_checks_another_filing_date():
 
 
 def test_without_ordinance_every_encoded_ordinance_is_evaluated():
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     records = json.loads(run("evaluate", EXAMPLE, "--format", "json").output)
     assert [r["ordinance"] for r in records] == list(encoded_ordinances())
@@ -123,7 +123,7 @@ def test_every_command_has_help_text_and_an_example():
 
 
 def test_the_ordinance_option_names_every_encoded_ordinance():
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     shown = " ".join(run("explain", "--help").output.split())  # the help wraps lines
     for name in encoded_ordinances():
@@ -199,7 +199,7 @@ def test_a_cold_evaluate_of_known_facts_does_without_the_unknown_facts_machinery
     # what a cold `reasoner evaluate` imports is its start-up time (benchmarks/bench_cold.py); the first run fills
     # the data cache (the event plan of reasoner/events/plan.py among it), as any earlier run would
     code = ("import sys\nfrom reasoner.cli import main\ntry:\n    main(['evaluate', sys.argv[1], '--format', 'json'])\n"
-            "except SystemExit:\n    pass\nprint(sorted(m for m in ('reasoner.modes.unknowns', 'reasoner.law.registry', 'rich', 'pydantic')"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in ('reasoner.unknowns', 'reasoner.law.registry', 'rich', 'pydantic')"
             " if m in sys.modules), file=sys.stderr)")
     environment = {**os.environ, "REASONER_CACHE": str(tmp_path)}
     for _ in range(2):

@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.modes.compare import ALL_KINDS, compare, parse_kinds, table, upper_limits
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import load_events, parse_events
 from reasoner.program import encoding_text
 from reasoner.modes.sweep import parse_vary, sweep
 from reasoner.modes.thresholds import param_values, thresholds
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ROOT / "facts" / "events"

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.quality.coverage import coverage, measure, scenario_cases
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

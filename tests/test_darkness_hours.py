@@ -17,7 +17,7 @@ import pytest
 from reasoner.program import law
 from reasoner.law.registry import registry
 from reasoner.events.sun import described, readings, session_darkness, sun_times
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 YEARS = (2026, 2027, 2028, 2038)
 TOLERANCE = timedelta(minutes=3)
@@ -206,7 +206,7 @@ def _notes(record: dict) -> set[str]:
 
 @pytest.mark.parametrize("ordinance", sorted(LIGHTING))
 def test_each_lighting_clause_says_how_darkness_was_read(ordinance):
-    from reasoner.conclusions import evaluate
+    from reasoner.evaluate import evaluate
     from reasoner.events.loading import parse_events
 
     earliest, latest = _dark_from(ordinance, date(2027, 6, 26))

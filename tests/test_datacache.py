@@ -9,7 +9,7 @@ import pytest
 
 from reasoner.law import datacache
 from reasoner.law.registry import _checked, registry
-from reasoner.law.vocabulary import encoded_ordinances, package_path, registry_path
+from reasoner.law.locator import encoded_ordinances, package_path, registry_path
 
 
 @pytest.fixture

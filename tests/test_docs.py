@@ -85,7 +85,7 @@ def test_no_page_counts_the_encoded_laws_in_words(where, text):
 
 
 def test_the_readme_lists_every_encoded_ordinance():
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## The ordinances"):]

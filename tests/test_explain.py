@@ -7,7 +7,7 @@ import pytest
 from reasoner.events.loading import parse_events
 from reasoner.modes.explain import Explainer, explain, load_rules
 from reasoner.law.registry import registry
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 BASE = {"id": "x", "attendance": {"expected_max": 3500},
         "schedule": {"start": "2027-07-16T12:00", "end": "2027-07-18T02:00"}}

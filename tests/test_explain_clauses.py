@@ -16,7 +16,7 @@ import pytest
 from reasoner.modes.explain import cited_clause, explain, load_rules
 from reasoner.events.loading import load_events
 from reasoner.law.registry import registry
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "facts" / "events").glob("*.yaml"))

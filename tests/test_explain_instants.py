@@ -11,8 +11,8 @@ import pytest
 
 from reasoner.modes.explain import explain
 from reasoner.events.loading import load_events
-from reasoner.conclusions import evaluate_any
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.evaluate import evaluate_any
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes.wording import duration, instant
 from test_explain_words import printed, sentences
 

@@ -37,7 +37,7 @@ def test_a_kind_of_which_some_hold_is_explained_as_before() -> None:
 
 
 def test_the_web_answers_the_same_problem() -> None:
-    from reasoner.web import library
+    from reasoner import service as library
 
     with pytest.raises(library.InputProblem, match="'exempt' is a kind of conclusion"):
         library.run("explain", {"source": HARVEST.read_text(encoding="utf-8"), "filename": str(HARVEST),

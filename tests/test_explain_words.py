@@ -113,7 +113,7 @@ CORPORATE_DISCLOSURE = {"trempealeau": "6.01(4)(c)1", "gem": "6.contents-a", "wy
 def test_a_corporations_signer_details_carry_its_articles_and_stockholders(ordinance):
     """Item 1 of each application asks a corporation's articles and its stockholders of 10% or more: read as part of
     signer_details, and said for a corporation only, with the share from the param."""
-    from reasoner.conclusions import evaluate
+    from reasoner.evaluate import evaluate
     from reasoner.program import law
     from reasoner.law.registry import registry
 

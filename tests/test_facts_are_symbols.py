@@ -1,9 +1,9 @@
 """Text from an event file reaches clingo only as symbols: no id can change the program."""
 from __future__ import annotations
 
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import parse_events
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 # (An id with a newline or other control character is refused outright: tests/test_event_file.py.)
 HOSTILE_IDS = ['x"). license_required(y', 'a). #include "/etc/passwd".', "b :- c.", "#script (python) import os #end.",

@@ -20,13 +20,13 @@ from pydantic import BaseModel, ValidationError
 import reasoner.events.model as event_module
 
 from reasoner.events.atoms import event_facts
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.quality.coverage import scenario_cases
 from reasoner.events.model import Event
 from reasoner.events.plan import LightPart, compile_plan, plan, read_event, read_events
 from reasoner.events.rules import with_filing_date, with_law_date
-from reasoner.events.loading import EventFileError, _fields_at, _parse, load_events, parse_events
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.events.loading import EventFileError, _fields_at, parse_text, load_events, parse_events
+from reasoner.law.locator import encoded_ordinances
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT_FILES = sorted((ROOT / "facts" / "events").glob("*.yaml"))
@@ -35,7 +35,7 @@ BAD_FILES = sorted((Path(__file__).parent / "bad_events").glob("*"))
 
 def records_of(path: Path) -> list[Any]:
     try:
-        data = _parse(path.read_text(encoding="utf-8-sig"), path)
+        data = parse_text(path.read_text(encoding="utf-8-sig"), path)
     except (EventFileError, UnicodeDecodeError):
         return []
     if isinstance(data, dict) and set(data) == {"events"}:

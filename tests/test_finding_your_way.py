@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from reasoner.modes.catalog import catalog
 from reasoner.cli import main
 from reasoner.events.loading import load_events
-from reasoner.conclusions import evaluate_any
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.evaluate import evaluate_any
+from reasoner.law.locator import encoded_ordinances
 
 EVENTS = sorted((Path(__file__).parent.parent / "facts" / "events").glob("*.yaml"))
 

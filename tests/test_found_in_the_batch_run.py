@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.events.loading import EventFileError, parse_events
-from reasoner.conclusions import evaluate_any
+from reasoner.evaluate import evaluate_any
 
 EVENT = {"id": "u", "kinds": ["festival"], "attendance": {"expected_max": 3000},
          "schedule": {"start": "2027-07-17T10:00", "end": "2027-07-17T23:00"}}

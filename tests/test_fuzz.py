@@ -21,11 +21,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.model import Event
 from reasoner.events.loading import EventFileError, load_events, parse_events
 from reasoner.events.loading import MAX_EVENTS, MAX_FILE_BYTES
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 from test_properties import event_files, event_records, examples
 
 ORDINANCES = encoded_ordinances()

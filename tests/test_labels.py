@@ -8,7 +8,7 @@ from reasoner.batch.files import wide_cells
 from reasoner.law import labels
 from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, phrase
 from reasoner.law.schema import KIND_ORDER
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes import compare
 from reasoner.views import charts, render, report
 

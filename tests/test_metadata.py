@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from reasoner.cli import main
 from reasoner.law.registry import registry
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 # The level each text states, read off the texts by hand; every ordinance the registry holds must be listed here.
 LEVELS = {"trempealeau": "county", "village": "village", "vermont": "town", "gem": "county", "fulton": "town",
@@ -57,6 +57,6 @@ def test_text_that_names_an_ordinance_shows_its_metadata(command: tuple[str, ...
 
 def test_the_web_api_lists_what_the_cli_lists() -> None:
     pytest.importorskip("fastapi")
-    from reasoner.web import library
+    from reasoner import service as library
 
     assert json.loads(json.dumps(library.ordinances())) == json.loads(_cli("ordinances", "--format", "json"))

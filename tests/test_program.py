@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import load_events
 from reasoner.program import Program, SolveTimeout, law, time_limit
 from reasoner.law.schema import INPUTS, OUTPUTS, named_outputs
-from reasoner.law.vocabulary import encoded_ordinances, encodings_folder
+from reasoner.law.locator import encoded_ordinances, encodings_folder
 from reasoner.modes.whatif import WhatIfError, whatif
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,10 +30,12 @@ from hypothesis.errors import InvalidArgument
 
 from reasoner.events.atoms import facts_program
 from reasoner.events.clocks import exists_once
-from reasoner.conclusions import evaluate, results_from_symbols
+from reasoner.conclusions import results_from_symbols
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import parse_events
 from reasoner.program import CLINGO_OPTIONS, Program, encoding_text, reading_facts, zone_facts
-from reasoner.law.vocabulary import encoded_ordinances, names
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.vocabulary import names
 
 ORDINANCES = encoded_ordinances()
 SCALE = float(os.environ.get("REASONER_FUZZ_SCALE", "1"))

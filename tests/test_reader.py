@@ -1,5 +1,5 @@
 """The Reader (conclusions.py), which every command reads answer sets through, against the plain reading it
-speeds up: each atom read by _read from its Symbol, each record merged by _merge. Its shortcuts (handles
+speeds up: each atom read by read_atom from its Symbol, each record merged by merge_items. Its shortcuts (handles
 unpacked from the model's C array, known conclusions found by argument handles, atom text parsed without
 the Symbol, records as sorted slices, caches that are cleared) must change nothing."""
 from __future__ import annotations
@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_batch import scenario_events
 
-from reasoner.conclusions import Reader, _key_text, _merge, _read, _status, _value, _values_of_text, json_text
+from reasoner.conclusions import Reader, _key_text, merge_items, read_atom, _status, _value, _values_of_text, json_text
 from reasoner.events.loading import parse_events
 from reasoner.law.registry import registry
 from reasoner.program import solve
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 
 ORDINANCES = encoded_ordinances()
 
@@ -26,13 +26,13 @@ def plain_records(symbols, events, ordinances) -> list[dict]:
     """The records of the events, read the slow and obvious way."""
     found: dict[tuple[str, int], list[dict]] = defaultdict(list)
     for symbol in symbols:
-        read = _read(symbol)
+        read = read_atom(symbol)
         if read is not None:
             found[(read[0], read[1])].append(read[2])
     records = []
     for number, event in enumerate(events, start=1):
         for ordinance in ordinances:
-            conclusions = _merge(found[(ordinance, number)])
+            conclusions = merge_items(found[(ordinance, number)])
             status = _status(conclusions)
             reg = registry(ordinance)
             records.append({"event": event.id, "ordinance": ordinance, "jurisdiction": reg.jurisdiction,

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import parse_events
 from reasoner.program import chosen_readings
 from reasoner.program import solve
 from reasoner.modes.readings import atom_keys, depends
-from reasoner.law.vocabulary import ordinance_readings
+from reasoner.law.ordinances import ordinance_readings
 
 WEDDING = {"id": "farm-wedding", "kinds": ["wedding"], "attendance": {"expected_max": 800},
            "schedule": {"start": "2027-07-10T14:00", "end": "2027-07-10T23:00"},

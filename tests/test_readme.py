@@ -113,7 +113,7 @@ def test_the_batch_benchmarks_clingo_alone_derives_what_a_worker_derives(tmp_pat
     from reasoner.events.atoms import facts_program
     from reasoner.events.loading import load_events
     from reasoner.program import solve
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     events = load_events(ROOT / "facts" / "events" / "harvest-music-festival.yaml")
     facts = tmp_path / "facts.lp"

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.quality.coverage import scenario_cases
 from reasoner.events.loading import parse_events
-from reasoner.modes.reasons import reason_text
+from reasoner.law.reasons import reason_text
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

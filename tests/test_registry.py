@@ -8,7 +8,7 @@ import pytest
 
 from reasoner.law.registry import registry
 from reasoner.program import encoding_text
-from reasoner.law.vocabulary import encoded_ordinances, text_path
+from reasoner.law.locator import encoded_ordinances, text_path
 
 # The ordinance texts travel with the project (encodings/NAME.txt, beside the rules and the registry), so the
 # verbatim check runs on every clone; where the team's shared copy (under the name the registry's `source:`
@@ -71,7 +71,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "facts" / "events"
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_every_conclusion_about_a_bundled_example_cites_a_registered_clause(path):
-    from reasoner.conclusions import evaluate
+    from reasoner.evaluate import evaluate
     from reasoner.events.loading import load_events
 
     for result in evaluate(load_events(path), ORDINANCES):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from reasoner.cli import main
 from reasoner.law.conventions import Annotations
 from reasoner.law.registry import validate
-from reasoner.law.vocabulary import SAFE_LOADER
+from reasoner.law.locator import SAFE_LOADER
 
 # The text as it was published, under the name it was published with.
 WYOMING = Path(__file__).resolve().parents[1] / "encodings" / "wyoming.txt"

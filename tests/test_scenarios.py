@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.quality.coverage import scenario_cases
 from reasoner.events.loading import parse_events
 from reasoner.program import chosen_readings

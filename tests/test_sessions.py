@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.modes.explain import explain
 from reasoner.events.loading import EventFileError, parse_events
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes.whatif import whatif
 
 ORDINANCES = list(encoded_ordinances())
@@ -96,7 +96,7 @@ def test_the_explanation_names_the_stretch_that_lasts_twelve_hours():
 ])
 def test_durations_count_real_time_in_each_ordinance_zone(start, end, occurrence, minutes):
     from reasoner.events.atoms import event_facts
-    from reasoner.law.vocabulary import ordinance_time_zones
+    from reasoner.law.ordinances import ordinance_time_zones
 
     record = {"id": "dst", "attendance": {"expected_max": 10},
               "schedule": {"start": start, "end": end, **({"end_occurrence": occurrence} if occurrence else {})}}
@@ -132,7 +132,7 @@ def test_whatif_says_which_session_to_shorten():
 
 
 def test_a_total_range_is_reasoned_over():
-    from reasoner.modes.unknowns import evaluate_uncertain
+    from reasoner.unknowns import evaluate_uncertain
 
     record = {"id": "x", "attendance": {"expected_max": 400, "total": {"min": 450, "max": 600}}, "kinds": ["festival"],
               "schedule": {"daily": {"first_day": "2027-08-13", "last_day": "2027-08-15", "open": "12:00", "close": "22:00"}}}

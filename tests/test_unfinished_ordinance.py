@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.law.locator import encoded_ordinances
 from click.testing import CliRunner
 
 from reasoner.cli import main
@@ -20,8 +20,8 @@ EVENT = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
 # The commands run against a copy of the encodings folder that holds the scaffolded ordinance beside the seven.
 DRIVER = """import sys
 from pathlib import Path
-import reasoner.law.vocabulary as vocabulary
-vocabulary.encodings_folder = lambda: Path(sys.argv[1])
+import reasoner.law.locator as locator
+locator.encodings_folder = lambda: Path(sys.argv[1])
 from reasoner.cli import main
 main(sys.argv[2:], prog_name="reasoner")
 """

@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from reasoner.events.sun import end_minutes, readings
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.loading import EventFileError, parse_events
-from reasoner.modes.unknowns import evaluate_uncertain, questions, unknowns_of
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.unknowns import evaluate_uncertain, questions, unknowns_of
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes.whatif import whatif
 
 ORDINANCES = encoded_ordinances()

@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.model import Event, Range
 from reasoner.events.loading import parse_events
-from reasoner.modes.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
-from reasoner.law.vocabulary import encoded_ordinances
+from reasoner.unknowns import EXACT_RANGE_LIMIT, evaluate_uncertain, questions
+from reasoner.law.locator import encoded_ordinances
 from reasoner.modes.whatif import whatif
 
 ORDINANCES = encoded_ordinances()
@@ -240,7 +240,7 @@ def test_an_unknown_path_that_is_not_a_fact_is_refused():
 @pytest.mark.parametrize("split, lowest", [({"male": 450}, 450), ({"female": 120, "male": 330}, 450), ({"female": 10}, 400)])
 def test_a_peak_below_the_stated_split_is_no_completion(split, lowest):
     """450 males stated: the peak is at least 450, though the range says 400..500."""
-    from reasoner.modes.unknowns import unknowns_of
+    from reasoner.unknowns import unknowns_of
 
     e = event(attendance={"expected_max": {"min": 400, "max": 500}, **split})
     [attendance] = [u for u in unknowns_of(e, 1, tuple(ORDINANCES)) if u.path == "attendance.expected_max"]

@@ -194,7 +194,7 @@ def test_cli_whatif_of_the_unknown_festival():
 # ---------------------------------------------------------------- questions, compare, sweep
 
 def test_questions_name_the_conclusions_each_answer_settles():
-    from reasoner.modes.unknowns import questions
+    from reasoner.unknowns import questions
 
     e = event(attendance={"expected_max": {"min": 1990, "max": 2010}}, unknown=["flags.alcohol_sold"])
     report = questions(e, ["trempealeau", "vermont"])
@@ -239,7 +239,7 @@ def test_sweep_of_an_event_with_unknowns_reports_certain_and_possible_change_poi
     liquor = [c for c in result.changes if c["name"] == "liquor_permit"]
     assert all("(possible)" in (c["after"] or c["before"]) for c in liquor)
     # brute force at both sides of the point: the status over the completions
-    from reasoner.modes.unknowns import evaluate_uncertain
+    from reasoner.unknowns import evaluate_uncertain
     from reasoner.modes.sweep import vary_event, parse_vary
 
     vary = parse_vary("attendance=1900..2100")

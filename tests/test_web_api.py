@@ -16,7 +16,7 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 from reasoner.cli import main  # noqa: E402
 from reasoner.events.loading import load_events  # noqa: E402
 from reasoner.views.render import printable  # noqa: E402
-from reasoner.law.vocabulary import encoded_ordinances  # noqa: E402
+from reasoner.law.locator import encoded_ordinances  # noqa: E402
 from web_server import running_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from reasoner.law.vocabulary import encoded_ordinances  # noqa: E402
+from reasoner.law.locator import encoded_ordinances  # noqa: E402
 from web_server import running_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

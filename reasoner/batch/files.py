@@ -501,14 +501,14 @@ def _streaming_loader(stream: BinaryIO) -> Any:
 def _streaming_class() -> type:
     import yaml
 
-    from reasoner.events.loading import _Loader  # the loader refuses a key written twice
+    from reasoner.events.loading import UniqueKeyLoader  # the loader refuses a key written twice
 
-    class Streaming(yaml.composer.Composer, _Loader):  # type: ignore[misc, valid-type]
+    class Streaming(yaml.composer.Composer, UniqueKeyLoader):  # type: ignore[misc, valid-type]
         """libyaml's parser under PyYAML's composer, which composes one node at a time where libyaml's
         own composes the whole document."""
 
         def __init__(self, stream: BinaryIO):
-            _Loader.__init__(self, stream)
+            UniqueKeyLoader.__init__(self, stream)
             yaml.composer.Composer.__init__(self)
 
     return Streaming
@@ -772,7 +772,8 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
     """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
     the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.vocabulary import encoding_path, names
+    from reasoner.law.locator import encoding_path
+    from reasoner.law.vocabulary import names
 
     text = re.sub(r"%.*", "", encoding_path(ordinance).read_text(encoding="utf-8"))  # rules, not comments
     named = set(re.findall(r"[a-z_][a-z0-9_]*", text))

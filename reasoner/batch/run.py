@@ -233,7 +233,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 rows += 1 if wide else width
                 continue
         elif event is not None:
-            from reasoner.conclusions import evaluate_any
+            from reasoner.evaluate import evaluate_any
 
             try:
                 results = evaluate_any([event], chunk.ordinances)

@@ -36,19 +36,19 @@ def _atom(name: str, *args: Symbol | int | str) -> Fact:
     return name, args
 
 
-def _symbol(value: Symbol | int | str) -> Symbol:
+def symbol_of(value: Symbol | int | str) -> Symbol:
     return Number(value) if isinstance(value, int) else Function(value) if isinstance(value, str) else value
 
 
 @lru_cache(maxsize=1 << 16)
 def _term(value: Symbol | int | str) -> str:
     """An argument as clingo renders it; cached, since event numbers, names and amounts repeat across events."""
-    return str(_symbol(value))
+    return str(symbol_of(value))
 
 
 def event_atoms(index: int, event: Event) -> list[Symbol]:
     """The input atoms describing one event, numbered `index`."""
-    return [Function(name, [_symbol(a) for a in args]) for name, args in event_facts(index, event)]
+    return [Function(name, [symbol_of(a) for a in args]) for name, args in event_facts(index, event)]
 
 
 def event_facts(index: int, event: Event) -> list[Fact]:
@@ -56,7 +56,7 @@ def event_facts(index: int, event: Event) -> list[Fact]:
     e = index
     atoms = [_atom("event", e)]
     add = atoms.append
-    unknown = set(event.unknown)  # facts left open: reasoner/modes/unknowns.py adds choices for them
+    unknown = set(event.unknown)  # facts left open: reasoner/unknowns.py adds choices for them
     people = event.attendance
     if not isinstance(people.expected_max, RangeBase):
         add(_atom("attendance", e, people.expected_max))
@@ -72,7 +72,7 @@ def event_facts(index: int, event: Event) -> list[Fact]:
         add(_atom("held_annually_since", e, event.held_annually_since))
     add(_atom("as_of", e, event.law_date.toordinal()))
     add(_atom("law_year", e, event.law_date.year))
-    # A session whose end is open is written by reasoner/modes/unknowns.py, once for each end it may have; so is the
+    # A session whose end is open is written by reasoner/unknowns.py, once for each end it may have; so is the
     # darkness derived from it.
     open_runs = {position for _, positions in event.schedule.open_ends() for position in positions}
     for position, session in enumerate(event.schedule.runs):

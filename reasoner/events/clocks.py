@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from reasoner.law.vocabulary import ordinance_time_zones
+from reasoner.law.ordinances import ordinance_time_zones
 
 Occurrence = Literal["earlier", "later"]
 

@@ -49,7 +49,7 @@ def yaml_problem(error: yaml.YAMLError) -> tuple[str, int]:
     return f"{kind}{at}: {reason}", mark.line + 1 if mark else 1
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class UniqueKeyLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     """The safe loader, refusing a key written twice in one mapping: YAML lets the last one win silently, and a
     repeated `attendance:` would change a legal answer without a word."""
 
@@ -81,7 +81,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
 
 # YAML 1.1 reads 58:20 as the base-60 number 3,500 and 10:00:30 as 36,030: with a colon, a plain value is text
 # here (a clock time is then read as a time, and a number written so is refused as no number).
-_Loader.yaml_implicit_resolvers = {
+UniqueKeyLoader.yaml_implicit_resolvers = {
     first: [(tag, re.compile(r"(?!.*:)" + pattern.pattern, pattern.flags)
               if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") else pattern) for tag, pattern in resolvers]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
@@ -420,7 +420,7 @@ def scan_yaml(text: str, where: str) -> None:
             raise EventFileError(where, [("", f"the file expands to more than {MAX_VALUES:,} values "
                                               "(YAML aliases count each time they are used)")])
 
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=UniqueKeyLoader):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             begin(event)
             if len(frames) >= MAX_DEPTH:
@@ -483,7 +483,7 @@ def _json_lines(text: str, where: str) -> list[Any]:
     return records
 
 
-def _parse(text: str, path: Path) -> Any:
+def parse_text(text: str, path: Path) -> Any:
     where = str(path)
     try:
         if path.suffix.lower() == ".jsonl":
@@ -491,7 +491,7 @@ def _parse(text: str, path: Path) -> Any:
         if path.suffix.lower() == ".json" or (str(path) == "-" and text.lstrip().startswith(("{", "["))):
             return json.loads(text, object_pairs_hook=unique_object)
         scan_yaml(text, where)
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as error:
         raise EventFileError(where, [("", f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")]) from None
     except yaml.YAMLError as error:
@@ -513,7 +513,7 @@ def load_events(path: str | Path, light: bool = False) -> list["Event"]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise EventFileError(str(path), [("", f"not UTF-8 text (byte {error.start})")]) from None
-    data = _parse(text, path)
+    data = parse_text(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])
     try:

@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple
 
 from reasoner.events import rules as eventrules
 from reasoner.law.datacache import cached
-from reasoner.law.vocabulary import encodings_folder
+from reasoner.law.locator import encodings_folder
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", re.ASCII)

@@ -22,7 +22,8 @@ from astral import Observer
 from astral.sun import sunrise, sunset
 
 from reasoner.events.clocks import zone
-from reasoner.law.vocabulary import encoded_ordinances, ordinance_time_zones
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.ordinances import ordinance_time_zones
 
 if TYPE_CHECKING:
     from reasoner.events.model import Session
@@ -56,7 +57,7 @@ def readings() -> dict[str, Reading]:
 
 @cache
 def _observers(ordinance: str) -> tuple[Observer, ...]:
-    from reasoner.law.vocabulary import ordinance_extents
+    from reasoner.law.ordinances import ordinance_extents
 
     south, north, west, east = ordinance_extents()[ordinance]
     return tuple(Observer(latitude, longitude) for latitude in (south, north) for longitude in (west, east))

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_v
 from pydantic.version import VERSION as PYDANTIC_VERSION  # the cache holds pydantic objects
 
 from reasoner.law.datacache import cached
-from reasoner.law.vocabulary import SAFE_LOADER, encoded_ordinances, registry_path
+from reasoner.law.locator import SAFE_LOADER, encoded_ordinances, registry_path
 
 
 class _Entry(BaseModel):

@@ -15,7 +15,7 @@ from reasoner.law.schema import KIND_ORDER, OUTPUTS
 def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     """[{name, kind, unit, clauses}] in the order a record lists kinds, then by name."""
     from reasoner.quality.check import sample_events
-    from reasoner.conclusions import _read, _unit
+    from reasoner.conclusions import read_atom, unit_of
     from reasoner.law.vocabulary import names
     from reasoner.program import Program
 
@@ -35,7 +35,7 @@ def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
             arguments = atom.symbol.arguments
             if arguments[0] != own:
                 continue
-            read = _read(atom.symbol)
+            read = read_atom(atom.symbol)
             if read is None:
                 continue
             item = read[2]
@@ -58,7 +58,7 @@ def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
             continue
         name = str(arguments[2].symbol) if output.named else output.predicate
         entry = found.setdefault((output.kind, name), {"name": name, "kind": output.kind, "units": set(), "clauses": set()})
-        unit = output.unit or (_unit(name) if output.kind == "obligation" else None)
+        unit = output.unit or (unit_of(name) if output.kind == "obligation" else None)
         if unit:
             entry["units"].add(unit)
         entry["clauses"].add(arguments[-1].symbol.string)

@@ -32,7 +32,7 @@ from reasoner.conclusions import KIND_ORDER
 from reasoner.events.model import Event
 from reasoner.law.registry import registry
 from reasoner.program import check_ordinances, law
-from reasoner.modes.reasons import reason_text
+from reasoner.law.reasons import reason_text
 from reasoner.law.vocabulary import vocabulary
 from reasoner.law.labels import STATUS_LABELS, phrase
 
@@ -256,7 +256,7 @@ def compare(events: Sequence[Event], ordinances: Sequence[str] | None = None,
             kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
     """One comparison table per event; every cell is taken from one `evaluate` call over all ordinances (over the
     completions of its unknown facts for an event that has some: each item then says certain or possible)."""
-    from reasoner.conclusions import evaluate_any
+    from reasoner.evaluate import evaluate_any
 
     chosen = check_ordinances(ordinances)
     results = evaluate_any(events, chosen)
@@ -277,7 +277,7 @@ def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds:
     """One ordinance compared with itself: a column per date, the event evaluated under the version in force
     then ("what changed in 2010 for this event?")."""
     from reasoner.events.rules import with_law_date
-    from reasoner.conclusions import evaluate_any
+    from reasoner.evaluate import evaluate_any
 
     [chosen] = check_ordinances([ordinance])
     records = []

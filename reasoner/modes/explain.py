@@ -809,7 +809,7 @@ def _why_not_named(explainer: Explainer, ordinance: str, conclusion: str) -> lis
 # ---------------------------------------------------------------- over unknown facts
 
 def explain_uncertain(event: Event, ordinance: str, conclusion: str | None = None) -> dict[str, Any]:
-    """Explanations over every completion of the event's unknown facts (reasoner/modes/unknowns.py).
+    """Explanations over every completion of the event's unknown facts (reasoner/unknowns.py).
 
     The record rules join the completions' program, so a derivation step that holds in every completion is a
     cautious consequence. A conclusion that holds in every completion by the same steps gets the tree those
@@ -818,7 +818,7 @@ def explain_uncertain(event: Event, ordinance: str, conclusion: str | None = Non
     each step marked certain or possible, with `depends_on`: the unknown facts whose answers decide it and
     which answers make it hold. A conclusion that holds in no completion gets its why-not from what every
     completion shares (one completion's, where they differ)."""
-    from reasoner.modes.unknowns import Completions, decisive_answers
+    from reasoner.unknowns import Completions, decisive_answers
 
     chosen = (ordinance,)
     completions = Completions(event, chosen, records(chosen, conclusion) + _every_step_shown(chosen))

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from reasoner.conclusions import _read, evaluate_any
+from reasoner.conclusions import read_atom
+from reasoner.evaluate import evaluate_any
 from reasoner.program import Program, chosen_readings
-from reasoner.law.vocabulary import ordinance_readings
+from reasoner.law.ordinances import ordinance_readings
 
 if TYPE_CHECKING:
     from reasoner.events.model import Event
@@ -56,7 +57,7 @@ def atom_keys(symbols: Any) -> set[tuple[str, str, str]]:
     """(kind, name, shown value) of each conclusion atom (a quantity apart from its obligation, as clingo shows it)."""
     items = set()
     for atom in symbols:
-        got = _read(atom)
+        got = read_atom(atom)
         if got is not None and got[2]["kind"] != "interpretation":
             items.add((*_key(got[2]), repr(_shown(got[2]))))
     return items

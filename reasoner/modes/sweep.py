@@ -35,11 +35,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from reasoner.modes.compare import ALL_KINDS, DEFAULT_KINDS, item_text
-from reasoner.conclusions import evaluate_any
+from reasoner.evaluate import evaluate_any
 from reasoner.events.model import Event
 from reasoner.program import check_ordinances, solve
 from reasoner.law.schema import OUTPUTS, value_positions
-from reasoner.modes.points import MINUTES_PER_DAY, clock_points, duration_points, number_points, stated_numbers
+from reasoner.points import MINUTES_PER_DAY, clock_points, duration_points, number_points, stated_numbers
 
 MAX_GRID_INTERVALS = 50
 DEFAULT_MAX_STEPS = 20
@@ -184,7 +184,7 @@ def grid(low: int, high: int, step: int) -> list[int]:
 
 
 def candidates(event: Event, vary: Vary, ordinances: Sequence[str]) -> set[int]:
-    """Points near the numbers the ordinances state (reasoner/modes/points.py): for attendance, offset by the event's
+    """Points near the numbers the ordinances state (reasoner/points.py): for attendance, offset by the event's
     own capacities too; for filing dates, counted back from the start."""
     if vary.is_date:
         start = event.schedule.start.date().toordinal()

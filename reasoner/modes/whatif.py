@@ -15,11 +15,11 @@ from typing import Any
 import clingo
 
 from reasoner.events.atoms import event_atoms, session_facts
-from reasoner.conclusions import evaluate
+from reasoner.evaluate import evaluate
 from reasoner.events.clocks import exists_once
 from reasoner.events.model import Event, Session
 from reasoner.events.rules import MAX_PEOPLE
-from reasoner.modes.points import duration_points, end_points, number_points
+from reasoner.points import duration_points, end_points, number_points
 from reasoner.program import Program
 from reasoner.law.schema import INPUT
 from reasoner.law.vocabulary import names
@@ -216,8 +216,8 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
     The optimization lets the unknown facts be any completion, so its cheapest change makes the conclusion come out
     so in some completion; each proposal is checked over every completion, and one found wanting is cut (modes.lp
     `_cut`) and the next cheapest tried, up to MAX_TRIES."""
-    from reasoner.conclusions import _read
-    from reasoner.modes.unknowns import Completions, decisive_answers, evaluate_uncertain, unknowns_of
+    from reasoner.conclusions import read_atom
+    from reasoner.unknowns import Completions, decisive_answers, evaluate_uncertain, unknowns_of
 
     [before] = evaluate_uncertain(event, [ordinance])
     now = certainty(before, conclusion)
@@ -231,7 +231,7 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
     free = [g for g in GROUPS if g not in kept]
 
     def names_it(atom: clingo.Symbol) -> bool:
-        read = _read(atom)
+        read = read_atom(atom)
         return (read is not None and read[0] == ordinance and read[2].get("holds", True)
                 and conclusion in (atom.name, read[2]["name"], read[2]["kind"]))
 
@@ -250,7 +250,7 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
 
 def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Sequence[str], wanted: str,
                       unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any]) -> dict[str, Any]:
-    from reasoner.modes.unknowns import evaluate_uncertain
+    from reasoner.unknowns import evaluate_uncertain
 
     target = "certain" if wanted == "holds" else "impossible"
     base, facts = _search_facts(event, ordinance, conclusion, free, wanted, unknown_atoms)

@@ -360,7 +360,7 @@ class Wording:
 
 
 def _ordinance_prefixes() -> frozenset[str]:
-    from reasoner.law.vocabulary import encoded_ordinances
+    from reasoner.law.locator import encoded_ordinances
 
     return frozenset(encoded_ordinances())
 

@@ -33,7 +33,9 @@ from clingo import ast
 
 from reasoner.law.conventions import Annotations, folded
 from reasoner.law.schema import INPUT, enumerated_arguments
-from reasoner.law.vocabulary import encoded_ordinances, encoding_path, names, registry_path, unfinished_metadata
+from reasoner.law.locator import encoded_ordinances, encoding_path, registry_path
+from reasoner.law.ordinances import unfinished_metadata
+from reasoner.law.vocabulary import names
 
 # Numbers a rule may write itself: they convert units, they state nothing the ordinance says.
 UNIT_CONVERSIONS = {0: "zero", 1: "one", 2: "halves", 10: "tenths", 24: "hours per day", 60: "minutes per hour",

@@ -24,7 +24,8 @@ from reasoner.quality.check import _Checker, read_encoding
 from reasoner.events.loading import EventFileError, RefusedFile, read_text_bounded, scan_yaml
 from reasoner.program import chosen_readings, parse_reading
 from reasoner.law.registry import registry
-from reasoner.law.vocabulary import encoded_ordinances, unfinished_ordinances
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.ordinances import unfinished_ordinances
 
 
 @dataclass
@@ -227,13 +228,13 @@ def measure(ordinance: str, cases: Sequence[Case]) -> Coverage:
 
 
 def _exercise(coverage: Coverage, ordinance: str, events: list, kept: list[Case]) -> None:
-    from reasoner.conclusions import _read, results_from_symbols
+    from reasoner.conclusions import read_atom, results_from_symbols
 
     derivations = _Derivations(events, ordinance)
     results = results_from_symbols(derivations.shown, events, [ordinance])
     atoms_of: dict[int, list[tuple[tuple[str, str, str], clingo.Symbol]]] = defaultdict(list)
     for symbol in derivations.shown:
-        read = _read(symbol)
+        read = read_atom(symbol)
         if read is None:
             continue
         _, number, item = read

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.law.labels import STATUS_LABELS
-from reasoner.law.vocabulary import encoded_ordinances, vocabulary
+from reasoner.law.locator import encoded_ordinances
+from reasoner.law.vocabulary import vocabulary
 
 STATUS_COLOURS = {"permit_required": "#c0392b", "exempt": "#27ae60", "not_regulated": "#bdc3c7"}
 STATUS_WORDS = {status: STATUS_LABELS[status] for status in STATUS_COLOURS}

@@ -125,7 +125,7 @@ def _heading_of(pages: list[dict[str, Any]], text: Any = str) -> tuple[str, str]
 def build(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Per event and ordinance: the record `evaluate` gives, each conclusion with the sentence that derives it,
     and the cited clauses with their words."""
-    from reasoner.conclusions import evaluate_any
+    from reasoner.evaluate import evaluate_any
 
     pages = []
     for record in evaluate_any(events, ordinances):

@@ -18,17 +18,18 @@ from typing import Any
 import clingo
 from clingo import ast
 
-from reasoner.events.atoms import _symbol, session_facts, sun_facts
+from reasoner.events.atoms import symbol_of, session_facts, sun_facts
 from reasoner.events.clocks import exists_once
-from reasoner.conclusions import _merge, _read
+from reasoner.conclusions import merge_items, read_atom
 from reasoner.events.model import Event, Range
 from reasoner.events.rules import UNKNOWN_ENUMS
-from reasoner.modes.points import end_points, number_points
+from reasoner.points import end_points, number_points
 from reasoner.program import Program
-from reasoner.modes.reasons import reason_text
+from reasoner.law.reasons import reason_text
 from reasoner.law.schema import unknown_inputs
 from reasoner.events.sun import end_minutes, readings
-from reasoner.law.vocabulary import names, record_heading
+from reasoner.law.ordinances import record_heading
+from reasoner.law.vocabulary import names
 
 # Ranges up to this many values are enumerated whole. Wider ones are reasoned at their ends and at
 # every point where a conclusion can change: each stated number (param) of the chosen ordinances and
@@ -118,7 +119,7 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 # ---------------------------------------------------------------- ends left open
 
 def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int) -> set[datetime]:
-    """The ends of session `position` within its range where a conclusion can change (reasoner/modes/points.py), counted
+    """The ends of session `position` within its range where a conclusion can change (reasoner/points.py), counted
     from the session's start and from every earlier session's (a stretch it may close), with the minutes darkness
     begins by the sun at the chosen ordinances' places (reasoner/events/sun.py)."""
     runs = event.schedule.runs
@@ -159,10 +160,10 @@ def open_ends(event: Event, index: int, ordinances: tuple[str, ...]) -> list[Unk
             unknown.values.append((value, key))
             for position, end in zip(positions, ends_at):
                 session = runs[position].ending(end)
-                unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [_symbol(a) for a in args])])
+                unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [symbol_of(a) for a in args])])
                                    for name, args in session_facts(index, session)]
                 if derive:  # its darkness by the sun, beside the known sessions' (reasoner/events/atoms.py)
-                    unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [_symbol(a) for a in args])])
+                    unknown.brings += [clingo.Function("_with", [key, clingo.Function(name, [symbol_of(a) for a in args])])
                                        for name, args in sun_facts(index, [session])]
         found.append(unknown)
     return found
@@ -211,7 +212,7 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
     """Conclusions of one ordinance with their certainty; quantities that vary become ranges."""
     items, quantities = [], defaultdict(list)
     for atom in sorted(possible):
-        read = _read(atom)
+        read = read_atom(atom)
         if read is None or read[0] != ordinance:
             continue
         item = read[2]
@@ -224,7 +225,7 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
                 for a in certain if a.name == "_outcome" and a.arguments[0].name == ordinance}
     short = {(a.arguments[2].name, a.arguments[3].string)
              for a in certain if a.name == "_falls_short" and a.arguments[0].name == ordinance}
-    merged = _merge(_reasons_over_completions([i for i in items if i["kind"] == "reason"], outcomes)
+    merged = merge_items(_reasons_over_completions([i for i in items if i["kind"] == "reason"], outcomes)
                     + _shortfalls_over_completions([i for i in items if i["kind"] == "shortfall"], short)
                     + [i for i in items if i["kind"] not in ("reason", "shortfall")])
     for item in merged:
@@ -329,7 +330,7 @@ def _permit_of(atom: clingo.Symbol) -> str | None:
 def _conclusion_key(atom: clingo.Symbol) -> tuple[str, str, str] | None:
     """(ordinance, kind, name) of a conclusion atom; None for atoms that are not conclusions, and for amounts and
     reasons, which belong to their conclusions."""
-    read = _read(atom)
+    read = read_atom(atom)
     if read is None or read[2]["kind"] in ("quantity", "reason"):
         return None
     return read[0], read[2]["kind"], read[2]["name"]

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 from reasoner.events.clocks import zone
 from reasoner.program import law
-from reasoner.law.vocabulary import ordinance_time_zones
+from reasoner.law.ordinances import ordinance_time_zones
 
 MINUTES_PER_DAY = 1440
 

@@ -1,0 +1,33 @@
+"""Evaluating events: every conclusion of every ordinance for each, solved by the program layer and read by the
+reader (reasoner/conclusions.py), over every completion of an event's unknown facts where it has some."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from reasoner.conclusions import results_from_symbols
+from reasoner.program import solve
+
+if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
+    from reasoner.events.model import Event
+
+
+def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Every conclusion of every ordinance for every event: one record per (event, ordinance)."""
+    return results_from_symbols(solve(events, ordinances), events, ordinances)
+
+
+def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/unknowns.py, imported
+    only then: a cold `evaluate` of known facts does without it)."""
+    results: list[dict[str, Any]] = []
+    plain = [e for e in events if not e.has_unknowns]
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    if plain:
+        for record in evaluate(plain, ordinances):
+            by_id.setdefault(record["event"], []).append(record)
+    if len(plain) < len(events):
+        from reasoner.unknowns import evaluate_uncertain
+    for event in events:
+        results.extend(by_id[event.id] if event.id in by_id else evaluate_uncertain(event, ordinances))
+    return results
