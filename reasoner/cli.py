@@ -195,6 +195,23 @@ def _within(seconds: float | None, work: Any) -> Any:
         raise TimeLimitExpired(f"{error}; no conclusion is given") from None
 
 
+def _time_limit_option(help_text: str) -> Any:
+    return click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=MAX_TIME_LIMIT), default=None,
+                        metavar="SECONDS", callback=lambda ctx, param, value: _a_number(param, value), help=help_text)
+
+
+def TIMED(command: Any) -> Any:  # noqa: N802 - a decorator, named as the option decorators are
+    """--time-limit on a command that solves: every solver call the command makes shares one limit (no answer
+    past it, exit 3 and one line), its body untouched."""
+    import functools
+
+    @functools.wraps(command)
+    def limited(*args: Any, time_limit: float | None = None, **kwargs: Any) -> Any:
+        return _within(time_limit, lambda: command(*args, **kwargs))
+
+    return _time_limit_option("Give up after this many seconds: no answer is printed and the exit code is 3.")(limited)
+
+
 def _emit(data: Any, output_format: str, print_text: str, module: Any = None) -> None:
     """Print results as JSON, for people (render's `print_text`, so that JSON never imports rich), or (tables)
     with the module's to_csv / to_markdown."""
@@ -254,6 +271,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @click.argument("conclusion", required=False)
 @ORDINANCE
@@ -286,6 +304,7 @@ def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...]
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
@@ -425,6 +444,7 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
 @click.option("--out", "output", required=True, type=click.Path(dir_okay=False),
@@ -459,6 +479,7 @@ def _one_event(event_file: str, event_id: str | None, as_of: date | None = None)
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
@@ -480,6 +501,7 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @click.option("--ordinance", "-o", "ordinance", required=True, multiple=True, metavar="NAME",
               help="The ordinance to ask about (one).")
@@ -527,6 +549,7 @@ def schema() -> None:
 
 
 @main.command("check")
+@TIMED
 @ORDINANCE
 @FORMAT
 def check_command(ordinances: tuple[str, ...], output_format: str) -> None:
@@ -564,6 +587,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 
 @main.command("coverage")
+@TIMED
 @click.argument("scenarios", type=click.Path(file_okay=False), default="tests/scenarios")
 @ORDINANCE
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=100.0, show_default=True, callback=_finite,
@@ -661,6 +685,7 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @ORDINANCE
 @ORDINANCE_LIST
@@ -700,6 +725,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
 
 
 @main.command()
+@TIMED
 @click.argument("event_file", type=click.Path(dir_okay=False))
 @click.option("--vary", "vary_spec", required=True, metavar="FIELD=LOW..HIGH",
               help="The fact to vary and its range: attendance=100..20000, hours=1..72, close=1200..1560 (the daily closing time, minutes after the opening day's midnight), filed=2027-04-01..2027-07-15, "
@@ -828,10 +854,11 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="A progress bar on standard error (default: when it is a terminal).")
 @AS_OF
+@_time_limit_option("Give up on a record after this many seconds: it becomes an error row, and the batch goes on.")
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
-          show_progress: bool | None, as_of: date | None) -> None:
+          show_progress: bool | None, as_of: date | None, time_limit: float | None) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -846,7 +873,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
-               errors_path, scheduler, resume, restart, show_progress, as_of)
+               errors_path, scheduler, resume, restart, show_progress, as_of, time_limit)
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -877,7 +904,8 @@ def _say(line: str) -> None:
 
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
-           restart: bool, show_progress: bool | None, as_of: date | None = None) -> None:
+           restart: bool, show_progress: bool | None, as_of: date | None = None,
+           time_limit: float | None = None) -> None:
     from contextlib import nullcontext
 
     from reasoner.batch import run as batching
@@ -885,11 +913,11 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
 
     options = batching.BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
-                                    layout=layout, as_of=as_of)
+                                    layout=layout, as_of=as_of, time_limit=time_limit)
     _with_law_date([], as_of)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers
-    if resume and not Path(output + ".part.state.json").exists():
+    if resume and not restart and not Path(output + ".part.state.json").exists():
         _say(f"{output}: no interrupted run to resume; starting from the first record")
     show = render.errors.is_terminal if show_progress is None else show_progress
     if show:

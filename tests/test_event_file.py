@@ -31,6 +31,9 @@ CASES = [
     ("two_schedule_forms.yaml", "schedule", "not start/end and daily together"),
     ("total_below_peak.yaml", "attendance", "total (2,000) is below expected_max (3,000)"),
     ("session_above_peak.yaml", "", "schedule.sessions[0].expected_max (3,500) is above the event's peak, attendance.expected_max (3,000)"),
+    # every session states a peak below the event's: the event's peak counted nobody (Wyoming: a licence required, 0 licences)
+    ("peak_above_every_session.yaml", "", "attendance.expected_max (6,000) is above every session's peak, the largest being "
+                                          "schedule.sessions[0].expected_max (4,000)"),
 ]
 
 

@@ -25,7 +25,8 @@ REACH = {
     and r[("6-16(special_event)", "not_ordinarily_conducted")] and r[("6-16(assembly)", "continuous_more_than")],
     "vermont": lambda r: r[("6.02(a)", "listed_kind")] and r[("6.03", "open_to_public")] and r[("6.03", "public_pays_fee")]
     and r[("6.03", "in_the_town")],
-    "wyoming": lambda r: r[("35-15-104", "attendance_at_least")] and r[("35-15-104", "continuous_at_least")],
+    "wyoming": lambda r: r[("35-15-104", "attendance_at_least")] and r[("35-15-104", "continuous_at_least")]
+    and r.get(("35-15-104", "stretch_peak_at_least"), True),  # said where the stretch draws fewer than the event's peak
     "washington": lambda r: r[("70.108.020(3)", "primary_purpose_music")] and r[("70.108.020(3)", "outdoors")]
     and r[("70.108.020(3)", "attendance_at_least")] and r[("70.108.020(3)", "program_hours_at_least")],
     "connecticut": lambda r: r.get(("19a-436(a)", "counted_at_least"), False) and r.get(("19a-436(a)", "continuous_at_least"), False),

@@ -170,6 +170,8 @@ FAIR_DAYS = {"first_day": "2027-08-12", "last_day": "2027-08-14", "open": "03:00
 @pytest.mark.parametrize("counts, said", [
     ({"2027-08-15": 10}, "schedule.daily: expected_max: 2027-08-15 is not a day from first_day (2027-08-12) to last_day (2027-08-14)"),
     ({"2027-08-13": 7000}, "schedule.daily.expected_max: 2027-08-13 (7,000) is above the event's peak, attendance.expected_max (6,000)"),
+    ({"2027-08-12": 4000, "2027-08-13": 4999, "2027-08-14": 300},
+     "attendance.expected_max (6,000) is above every session's peak, the largest being schedule.daily.expected_max: 2027-08-13 (4,999)"),
     ({"2027-08-13": "many"}, "schedule.daily.expected_max: 2027-08-13: must be a whole number, not text"),
     ({"2027-08-13": -1}, "expected_max: 2027-08-13: must be a whole number from 0 to 10,000,000"),
     ({"13 August": 10}, "schedule.daily.expected_max"),
@@ -195,3 +197,29 @@ def test_a_day_s_count_is_the_peak_of_the_session_that_opens_that_day():
 
     counts = [str(a) for a in event_atoms(1, e) if a.name == "session_attendance"]
     assert counts == [f"session_attendance(1,{datetime(2027, 8, 13).toordinal()},180,4999)"]
+
+
+@pytest.mark.parametrize("sessions", [
+    [{"start": "2027-08-12T08:00", "end": "2027-08-13T06:00", "expected_max": 4000},
+     {"start": "2027-08-13T18:00", "end": "2027-08-13T21:00"}],   # the concert's peak is left to the event's
+    [{"start": "2027-08-12T08:00", "end": "2027-08-13T06:00", "expected_max": 6000},
+     {"start": "2027-08-13T18:00", "end": "2027-08-13T21:00", "expected_max": 4000}],
+])
+def test_an_event_peak_some_session_reaches_or_leaves_open_is_accepted(sessions):
+    [e] = parse_events({"id": "f", "attendance": {"expected_max": 6000}, "schedule": {"sessions": sessions}}, "t")
+    assert [s.expected_max for s in e.schedule.runs] == [s.get("expected_max") for s in sessions]
+
+
+@pytest.mark.parametrize("ordinance, sessions, name", [
+    # Village 6-16: a lunch break; its reading described a measure from start to end, not the rule applied
+    ("village", [("10:00", "12:00"), ("13:00", "15:00")], "assembly_over_two_hours_required"),
+    # Trempealeau 6.01(2)(a): a one-minute break ends the 12 consecutive hours
+    ("trempealeau", [("10:00", "16:00"), ("16:01", "23:00")], "break_ends_consecutive_hours"),
+])
+def test_a_break_that_ends_the_consecutive_hours_is_said_in_the_reading_applied(ordinance, sessions, name):
+    record = {"id": "b", "kinds": ["festival"], "attendance": {"expected_max": 3000}, "site": {"kind": "open_land"},
+              "schedule": {"sessions": [{"start": f"2027-07-17T{a}", "end": f"2027-07-17T{b}"} for a, b in sessions]}}
+    [result] = evaluate(parse_events(record, "t"), [ordinance])
+    assert result["status"] == "not_regulated"
+    [said] = [c["text"] for c in result["conclusions"] if c["kind"] == "interpretation" and c["name"] == name]
+    assert "break between sessions" in said and "ends" in said, said

@@ -312,3 +312,24 @@ def test_an_agricultural_fair_whose_description_may_not_have_been_delivered_poss
     assert found[("deadline", "agricultural_fair_description")] == "certain"
     [asked] = questions(fair, ["connecticut"])["questions"]
     assert asked["fact"] == "flags.agricultural_fair_description_delivered"
+
+
+@pytest.mark.parametrize("peak, status", [(1999, "not_regulated"), (2000, "possibly_required")])
+def test_an_unknown_average_lies_at_most_at_the_peak(peak, status):
+    """Connecticut 19a-436(a) counts the average over all hours: one left unknown ranges from 0 to the peak, never
+    above it (it ranged to 10,000,000, so 1,999 at the peak was "possibly required")."""
+    e = parse_events({"id": "a", "attendance": {"expected_max": peak, "average": "unknown"},
+                      "schedule": {"start": "2027-07-16T08:00", "end": "2027-07-17T08:00"}}, "t")[0]
+    [record] = evaluate_uncertain(e, ["connecticut"])
+    assert record["status"] == status
+    counted = [c.get("range") or [c["actual"]] for c in record["conclusions"] if c["kind"] == "reason" and c["name"] == "counted_at_least"]
+    assert counted and max(max(r) for r in counted) == peak, counted
+
+
+def test_a_peak_left_open_is_its_largest_session_s_where_every_session_states_one():
+    e = parse_events({"id": "a", "attendance": {"expected_max": {"min": 2000, "max": 7000}},
+                      "schedule": {"sessions": [{"start": "2027-07-16T08:00", "end": "2027-07-17T06:00", "expected_max": 5000},
+                                                {"start": "2027-07-17T18:00", "end": "2027-07-17T21:00", "expected_max": 4000}]}}, "t")[0]
+    [record] = evaluate_uncertain(e, ["wyoming"])
+    [bond] = [c for c in record["conclusions"] if c["name"] == "bond_usd" and c["kind"] == "obligation"]
+    assert record["status"] == "permit_required" and bond["value"] == 5000 and bond["certainty"] == "certain", bond

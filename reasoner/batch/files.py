@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reasoner.events.loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
-from reasoner.events.loading import RefusedFile, file_kind, read_bounded, unstattable
+from reasoner.events.loading import RefusedFile, file_kind, read_bounded, shown, unstattable
 from reasoner.law.labels import phrase
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
@@ -240,6 +240,11 @@ class Source:
             return
         except (csv.Error, _RecordTooLarge) as error:
             raise BatchInputError(f"{self.name}: line 1: malformed CSV header: {error}") from None
+        separator = next((name for mark, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "bars"))
+                          if len(self.header) == 1 and mark in self.header[0]), None)
+        if separator:   # no field name holds one: the file is separated by another mark
+            raise BatchInputError(f"{self.name}: line 1: the header is one column, {shown(self.header[0])}: columns "
+                                  f"are separated by commas, not {separator}")
         twice = sorted({name for name in self.header if name and self.header.count(name) > 1})
         if twice:
             raise BatchInputError(f"{self.name}: line 1: the header names {', '.join(twice)} more than once")

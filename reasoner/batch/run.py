@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
@@ -35,7 +36,8 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from reasoner.events.loading import DuplicateKey, shown, unique_object, unreadable_value
+from reasoner.events.loading import DuplicateKey, RefusedFile, read_bounded, shown, unique_object, unreadable_value
+from reasoner.batch.proof import crc32_combine, crc32_of
 from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
                        error_csv_row, error_json, error_record, input_format, output_format, wide_cells)
 
@@ -47,7 +49,8 @@ CHUNK_ROWS_BYTES = 32 * 2**20   # rows per chunk at most about this: a worker ho
 # no slower. Chunks of applications are bounded by their rows (CHUNK_ROWS_BYTES), so those workers are replaced
 # after about 1,450 applications: every 4,000 was no faster (589 against 590 events/s).
 RECYCLE_EVENTS = 4_000
-STATE_VERSION = 1
+STATE_VERSION = 2       # 2: the checkpoint carries a digest of the rows it counts, and a seal over itself
+MAX_STATE_BYTES = 1 << 20
 SOLVE_ATOMS = 120_000    # shown atoms per solver call: about 1,000 events of a county's mix, 200 full applications
 FIRST_SOLVE = 100
 _shown = {"events": 0, "atoms": 0}   # events solved by this process and the atoms they showed
@@ -67,6 +70,7 @@ class Chunk:
     layout: str | None = None          # a CSV output's: wide (a row per event) or long (a row per event and ordinance)
     as_of: date | None = None          # the law date of every event (`--as-of`); None: each event's own
     rows_folder: str | None = None     # where a worker on this machine writes the rows; None: in the result
+    time_limit: float | None = None    # seconds per record (`--time-limit`); past it the record is an error row
 
 
 @dataclass
@@ -80,6 +84,8 @@ class ChunkResult:
     timings: dict[str, float]
     output_file: str | None = None     # the rows are in this file instead (Chunk.rows_folder)
     output_bytes: int = 0              # the size of the rows, wherever they are
+    output_crc: int = 0                # their CRC-32, and that of the errors: the checkpoint's digest (proof.py)
+    errors_crc: int = 0
 
 
 # ---- the worker side ----------------------------------------------------------------------------
@@ -130,7 +136,7 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
     return event, given, []
 
 
-def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
+def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
     """Body per (event, ordinance), from solver calls of about SOLVE_ATOMS shown atoms each: a worker's memory
     follows the size of the program it grounds, and an application shows five times the atoms of a small
     event. The first call of a process takes FIRST_SOLVE events, to learn how many atoms an event shows."""
@@ -138,18 +144,20 @@ def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     start = 0
     while start < len(events):
         size = FIRST_SOLVE if _shown["events"] == 0 else max(1, SOLVE_ATOMS * _shown["events"] // max(1, _shown["atoms"]))
-        found += _bodies(events[start:start + size], ordinances, timings)
+        found += _bodies(events[start:start + size], ordinances, timings, limit)
         start += size
     return found
 
 
-def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]) -> list[Any]:
-    """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception."""
+def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
+    """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception.
+    With a time limit per record, a call of n events has n times it: past that, each event is solved alone
+    within its own, and only the ones that still take longer fail."""
     from reasoner.conclusions import reader
     from reasoner.program import solve
 
     try:
-        symbols = solve(events, ordinances, timings=timings)
+        symbols = solve(events, ordinances, timings=timings, time_limit=None if limit is None else limit * len(events))
         start = perf_counter()
         found = reader(ordinances).read(symbols, len(events))
         timings["read"] += perf_counter() - start
@@ -159,7 +167,7 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     except Exception as error:  # noqa: BLE001 - isolated below, event by event
         if len(events) == 1:
             return [error] * len(ordinances)
-    return [body for event in events for body in _bodies([event], ordinances, timings)]
+    return [body for event in events for body in _bodies([event], ordinances, timings, limit)]
 
 
 def _csv_body(body: Any, layout: str) -> list[Any]:
@@ -205,7 +213,8 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     plain = [event for event in events if not getattr(event, "has_unknowns", False)]
     timings["validate"] = perf_counter() - start
     width = len(chunk.ordinances)
-    bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings), width) if plain else []
+    bodies = _in_order(plain, _solved(sorted(plain, key=_likeness), chunk.ordinances, timings, chunk.time_limit),
+                       width) if plain else []
 
     start = perf_counter()
     out: list[Any] = []
@@ -234,9 +243,11 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 continue
         elif event is not None:
             from reasoner.evaluate import evaluate_any
+            from reasoner.program import time_limit
 
             try:
-                results = evaluate_any([event], chunk.ordinances)
+                with time_limit(chunk.time_limit):
+                    results = evaluate_any([event], chunk.ordinances)
             except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
                 problems = [("", f"could not be evaluated: {error}")]
             else:
@@ -268,7 +279,7 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
     output_file = _written(chunk.rows_folder, output_text) if chunk.rows_folder and output_text else None
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,
-                       timings, output_file, len(output_text))
+                       timings, output_file, len(output_text), zlib.crc32(output_text), zlib.crc32(errors_text))
 
 
 def _written(folder: str, rows: bytes) -> str | None:
@@ -485,6 +496,7 @@ class _Sink:
         self.state_path = Path(output + ".part.state.json")
         self.run = run
         self.handles: dict[str, Any] = {}
+        self.crcs: dict[str, int] = {}     # CRC-32 of each .part file's rows, as written so far
         self.created: list[Path] = []
         self.input_mark: dict[str, Any] = {}
         self.state: dict[str, Any] | None = None
@@ -502,7 +514,7 @@ class _Sink:
         leftover = self.state_path.exists() or any(self._part(p).exists() for p in self.paths)
         for path in self.paths:
             self._lock(path)
-        if leftover and not (resume or restart):
+        if leftover and not (resume or restart or self._nothing_done()):
             raise BatchInputError(f"{self._part(self.output)}: an interrupted run's rows are there; continue it with "
                                   "--resume, or start over with --restart")
         state = self._checkpoint() if resume and not restart and self.state_path.exists() else None
@@ -511,10 +523,11 @@ class _Sink:
                 handle = self.handles[path]
                 handle.truncate(state["bytes"][path] if state else 0)  # rows after the checkpoint are written again
                 handle.seek(0, os.SEEK_END)
-                if state is None and self.header and path == self.output:
-                    handle.write(self.header.encode("utf-8"))
-                elif state is None and self.errors_header and path == self.errors:
-                    handle.write(self.errors_header.encode("utf-8"))
+                self.crcs[path] = state["digest"][path] if state else 0
+                header = "" if state else self.header if path == self.output else self.errors_header
+                if header:
+                    handle.write(header.encode("utf-8"))
+                    self.crcs[path] = zlib.crc32(header.encode("utf-8"))
         except OSError as error:
             raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
         if state is not None:
@@ -551,18 +564,37 @@ class _Sink:
     def _holder(self) -> str:
         """The running batch that holds the lock, as its checkpoint names it."""
         try:
-            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+            state = self._read_state()
             return f" (process {int(state['pid'])}, reading {state['run']['input']})"
-        except (OSError, ValueError, KeyError, TypeError):
+        except (BatchInputError, ValueError, KeyError, TypeError):
             return ""
 
-    def _checkpoint(self) -> dict[str, Any]:
-        """The checkpoint, checked key by key: anything else is refused, never half-trusted."""
+    def _read_state(self) -> Any:
+        """The checkpoint file as JSON: bounded in size, and nesting of any depth refused, not a traceback."""
         restart = "run again with --restart to start over"
         try:
-            state = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
+            return json.loads(read_bounded(self.state_path, "a checkpoint", MAX_STATE_BYTES).decode("utf-8"))
+        except RefusedFile as error:
             raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read ({error}); {restart}") from None
+        except RecursionError:
+            raise BatchInputError(f"{self.state_path}: not a checkpoint of this program (JSON nested past any "
+                                  f"checkpoint's depth); {restart}") from None
+        except ValueError as error:  # malformed JSON or UTF-8
+            raise BatchInputError(f"{self.state_path}: the checkpoint cannot be read ({error}); {restart}") from None
+
+    def _nothing_done(self) -> bool:
+        """The leftover is a run that stopped before its first chunk was written (killed at once, or a full disk):
+        a plain rerun starts it over, as nothing is lost."""
+        try:
+            return self.state_path.is_file() and self._checkpoint()["records"] == 0
+        except BatchInputError:
+            return False
+
+    def _checkpoint(self) -> dict[str, Any]:
+        """The checkpoint, checked key by key, and against the rows it counts: anything else is refused, never
+        half-trusted."""
+        restart = "run again with --restart to start over"
+        state = self._read_state()
         problem = _checkpoint_problem(state, self.paths)
         if problem:
             raise BatchInputError(f"{self.state_path}: not a checkpoint of this program ({problem}); {restart}")
@@ -572,6 +604,13 @@ class _Sink:
         for path in self.paths:
             if self._part(path).stat().st_size < state["bytes"][path]:
                 raise BatchInputError(f"{self._part(path)}: shorter than its checkpoint; {restart}")
+            try:
+                crc = crc32_of(self.handles[path], state["bytes"][path])
+            except OSError as error:
+                raise BatchInputError(f"{self._part(path)}: cannot be read ({error.strerror}); {restart}") from None
+            if crc != state["digest"][path]:
+                raise BatchInputError(f"{self._part(path)}: its rows are not the ones its checkpoint counts (edited, "
+                                      f"cut or replaced since); {restart}")
         return state
 
     def _rows_path(self) -> Path:
@@ -602,9 +641,11 @@ class _Sink:
                 _join(result.output_file, self.handles[path])
             else:
                 self.handles[path].write(result.output)
+            self.crcs[path] = crc32_combine(self.crcs[path], result.output_crc, result.output_bytes)
             if self.errors and result.errors:
                 path = self.errors
                 self.handles[path].write(result.errors)
+                self.crcs[path] = crc32_combine(self.crcs[path], result.errors_crc, len(result.errors))
         except OSError as error:
             raise BatchFault(f"{self._part(path)}: cannot write ({error.strerror})") from None
         self._save(summary, mark)
@@ -615,7 +656,9 @@ class _Sink:
                 handle.flush()
             state = {"version": STATE_VERSION, "run": self.run, "pid": os.getpid(), "records": summary.records,
                      "events": summary.events, "failed": summary.failed, "rows": summary.rows,
-                     "bytes": {path: handle.tell() for path, handle in self.handles.items()}, "input": mark}
+                     "bytes": {path: handle.tell() for path, handle in self.handles.items()},
+                     "digest": dict(self.crcs), "input": mark}
+            state["seal"] = _seal(state)
             temporary = self.state_path.with_name(self.state_path.name + ".tmp")
             temporary.write_text(json.dumps(state), encoding="utf-8")
             os.replace(temporary, self.state_path)
@@ -683,6 +726,14 @@ def _join(file: str, handle: Any) -> None:
     os.unlink(file)
 
 
+def _seal(state: dict[str, Any]) -> str:
+    """A digest of the checkpoint's own keys: counts or bytes edited by hand no longer match it."""
+    import hashlib
+
+    body = {key: value for key, value in state.items() if key != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
+
+
 def _checkpoint_problem(state: Any, paths: list[str]) -> str | None:
     """What makes `state` not a checkpoint of this version, or None."""
     def count(value: Any) -> bool:
@@ -700,11 +751,20 @@ def _checkpoint_problem(state: Any, paths: list[str]) -> str | None:
     written = state.get("bytes")
     if not isinstance(written, dict) or sorted(written) != sorted(paths) or not all(map(count, written.values())):
         return "bytes written are not given for each output file"
+    digest = state.get("digest")
+    if not isinstance(digest, dict) or sorted(digest) != sorted(paths) or not all(map(count, digest.values())):
+        return "no digest of the rows written is given for each output file"
     mark = state.get("input")
-    if not isinstance(mark, dict) or not count(mark.get("bytes")) or not isinstance(mark.get("digest"), str):
+    # {} only before the first chunk is written: nothing was read yet
+    if mark != {} and (not isinstance(mark, dict) or not count(mark.get("bytes"))
+                       or not isinstance(mark.get("digest"), str)):
         return "what was read of the input is not given"
+    if mark == {} and state["records"]:
+        return "records are counted, but nothing was read of the input"
     if not isinstance(state.get("run"), dict):
         return "the run is not described"
+    if state.get("seal") != _seal(state):
+        return "changed since it was written: its counts, bytes or digest do not match its seal"
     return None
 
 
@@ -725,6 +785,7 @@ class BatchOptions:
     recycle_after: int | None = None      # chunks per worker process; default about RECYCLE_EVENTS events
     layout: str | None = None             # CSV output: wide (default) or long
     as_of: date | None = None             # evaluate every event under the law in force on this date
+    time_limit: float | None = None       # seconds per record; a record past it is an error row
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -788,7 +849,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
 
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
-                     options.as_of, rows_folder[0] if rows_folder else None)
+                     options.as_of, rows_folder[0] if rows_folder else None, options.time_limit)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 

@@ -140,6 +140,20 @@ def _field_path(location: tuple) -> str:
     return text
 
 
+def _plain_location(location: tuple) -> tuple:
+    """The location without pydantic's labels of a union's branches (schedule.end.datetime,
+    schedule.end.function-after[ordered(), EndRange]): parts that name no field where a model has fields,
+    nor a key that is not a string (reported by its own words)."""
+    kept: list[Any] = []
+    for part in location:
+        if isinstance(part, str) and part != "[key]":
+            fields = _fields_at(tuple(kept))
+            if (fields and part not in fields) or "[" in part:
+                continue
+        kept.append(part)
+    return tuple(kept)
+
+
 def _fields_at(location: tuple) -> list[str]:
     """The field names of the event model's part at a location (attendance -> expected_max, female, ...)."""
     import typing
@@ -173,11 +187,20 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
     found = []
     for item in items:
         location = tuple(item["loc"])
-        where = _field_path(location)
+        where = _field_path(_plain_location(location) if item["type"] != "extra_forbidden" else location)
         if prefix:
             where = f"{prefix}.{where}" if where else prefix
         given = item.get("input")
         detail = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "invalid_key":   # pydantic puts the key, made text, in the path: `None`
+            location = location[:-1]
+            where = _field_path(_plain_location(location))
+            if prefix:
+                where = f"{prefix}.{where}" if where else prefix
+            detail = ("a key is null (written ~, null or left empty); name a field" if given is None
+                      else "a key is not a name; name a field")
+        elif item["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            detail = "should be a mapping of fields (key: value)"
         if item["type"] == "extra_forbidden" and location and isinstance(location[-1], str):
             fields = _fields_at(location[:-1])
             close = difflib.get_close_matches(location[-1], fields, n=1, cutoff=0.6)
@@ -203,7 +226,8 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
         kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
         if kind and isinstance(given, str):
             detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"
-        if item["type"] not in ("missing",) and not isinstance(given, (dict, list)):
+        if item["type"] != "missing" and not isinstance(given, (dict, list)) and not (
+                item["type"] == "invalid_key" and given is None):
             detail += f" (given: {shown(given)})"
         found.append((where, detail))
     # A field reported missing because it was misspelt is said once, at the misspelling.
@@ -509,10 +533,14 @@ def load_events(path: str | Path, light: bool = False) -> list["Event"]:
     `light`, valid events may come as light objects (parse_events)."""
     path = Path(path)
     raw = _read(path)
+    # YAML may be UTF-16 with its byte order mark, as the batch (PyYAML reading bytes) takes it; JSON is UTF-8
+    encoding = "utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) and path.suffix.lower() not in (
+        ".json", ".jsonl") else "utf-8-sig"
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        raise EventFileError(str(path), [("", f"not UTF-8 text (byte {error.start})")]) from None
+        name = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        raise EventFileError(str(path), [("", f"not {name} text (byte {error.start})")]) from None
     data = parse_text(text, path)
     if data is None:
         raise EventFileError(str(path), [("", "the file is empty")])

@@ -395,6 +395,21 @@ class EventBase:
             if count > peak:
                 raise ValueError(f"schedule.daily.expected_max: {day.isoformat()} ({count:,}) is above the event's peak, "
                                  f"attendance.expected_max ({peak:,})")
+        # Where every session states its peak, the event's peak is the largest of them: one above all of them would
+        # count people at no session (Wyoming's licences per day would then be none, for a licence required).
+        lowest = self.attendance.expected_max.min if isinstance(self.attendance.expected_max, RangeBase) else self.attendance.expected_max
+        if self.schedule.sessions is not None:
+            stated = [(s.expected_max, f"schedule.sessions[{n}].expected_max") for n, s in enumerate(self.schedule.sessions)]
+        elif self.schedule.daily is not None:
+            stated = [(s.expected_max, f"schedule.daily.expected_max: {s.start.date().isoformat()}") for s in self.schedule.runs]
+        else:
+            stated = [(None, "")]
+        if all(count is not None for count, _ in stated):
+            count, field = max(stated, key=lambda c: c[0])
+            if lowest > count:
+                raise ValueError(f"attendance.expected_max ({lowest:,}) is above every session's peak, the largest being "
+                                 f"{field} ({count:,}): the event's peak is the largest of its sessions' (lower it, or "
+                                 "leave out the expected_max of a session that reaches it)")
         return self
 
     def unknown_is_not_also_stated(self) -> Any:

@@ -572,7 +572,7 @@ class _Checker:
         return used - heads - self.inputs
 
     def _ground(self, clauses: dict[str, dict], interpretations: dict[str, dict]) -> None:
-        from reasoner.program import Program
+        from reasoner.program import Program, SolveTimeout
 
         messages: list[str] = []
 
@@ -587,6 +587,8 @@ class _Checker:
             program = Program([self.ordinance], options=["--warn=all"], files=[self.vocabulary.file, self.enc.file],
                               logger=log)
             program.add(defined).add_events(list(self.events)).ground()
+        except SolveTimeout:
+            raise   # --time-limit passed: no verdict, not a defect of the encoding
         except RuntimeError as error:
             messages.append(f"grounding failed: {error}")
         for message in messages:
