@@ -219,3 +219,11 @@ def test_the_readings_endpoint_lists_every_choice_with_its_default_and_alternati
     known = {(o, i): tuple(r) for o, choices in ordinance_readings().items() for i, r in choices.items()}
     assert listed == known
     assert all(c["clause"] and c["default_because"] for c in json.loads(answer))
+
+
+def test_the_page_gets_the_labels_from_the_one_table(server):
+    from reasoner.law.labels import as_json
+
+    status, body = call(server, "GET", "/labels")
+    assert status == 200
+    assert json.loads(body) == as_json()

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 
 from reasoner.events.loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
 from reasoner.events.loading import RefusedFile, file_kind, read_bounded, shown, unstattable
+from reasoner.law.labels import phrase
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -809,12 +810,6 @@ def _joined(values: list[Any]) -> Any:
     return values[0] if len(values) == 1 else "; ".join(str(v) for v in values)
 
 
-def _filing(item: dict[str, Any]) -> str:
-    days = item["value"]
-    unit = "day" if days == 1 else "days"
-    return f"late by {days} {unit}" if item["kind"] == "late" else f"on time with {days} {unit} to spare"
-
-
 def wide_cells(record: dict[str, Any]) -> list[Any]:
     """The cells of one ordinance's block of a wide row (WIDE_PARTS, then each obligation and its clauses)."""
     conclusions = record["conclusions"]
@@ -828,7 +823,7 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
         _joined([c["value"] for c in permits]) if permits else "",
         "; ".join(_notes(c) for c in permits),
         "; ".join(f"{c['name']} {c['value']} [{_notes(c)}]" for c in of("deadline")),
-        _joined([_filing(c) if len(filing) == 1 else f"{c['name']}: {_filing(c)}" for c in filing]) if filing else "",
+        _joined([phrase(c) if len(filing) == 1 else f"{c['name']}: {phrase(c)}" for c in filing]) if filing else "",
         "; ".join(_notes(c) for c in filing),
         "; ".join(f"{c['name']}: {c['provided']} of {c['required']} [{_notes(c)}]" for c in of("shortfall")),
         "; ".join(f"{c['name']} [{_notes(c)}]" for c in of("denial_ground")),

@@ -34,6 +34,7 @@ from reasoner.law.registry import registry
 from reasoner.program import check_ordinances, law
 from reasoner.law.reasons import reason_text
 from reasoner.law.vocabulary import vocabulary
+from reasoner.law.labels import STATUS_LABELS, phrase
 
 # Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
 DEFAULT_KINDS = ("status", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
@@ -50,7 +51,7 @@ NONE_TEXT = {"obligation": "no such requirement", "deadline": "no such requireme
              "application_requirement": "no such requirement", "permits": "no such requirement",
              "penalty": "no such penalty", "exemption": "does not apply", "denial_ground": "no such ground",
              "revocation_ground": "no such ground"}
-STATE_TEXT = {"not_regulated": "not regulated", "exempt": "exempt", "possibly_exempt": "possibly exempt"}
+STATE_TEXT = {state: STATUS_LABELS[state] for state in ("not_regulated", "exempt", "possibly_exempt")}
 
 
 def upper_limits() -> frozenset[str]:
@@ -75,31 +76,6 @@ def parse_kinds(text: str | None) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------- cell text
 
-def _money(value: int) -> str:
-    return f"${value:,}"
-
-
-def amount_text(value: Any, unit: str | None) -> str:
-    if isinstance(value, bool) or value is None:
-        return "required"
-    if isinstance(value, (int, float)):  # a float is an exact decimal amount (vocabulary `parts`)
-        if unit == "usd":
-            return _money(value)
-        if unit in (None, "count"):
-            return f"{value:,}"
-        return f"{value:,} {unit.replace('_', ' ')}"
-    return str(value)
-
-
-def _amount(item: dict[str, Any], field: str, unit: str | None) -> str:
-    """An amount, or its range over the completions of unknown facts."""
-    spread = item.get("range" if field == "value" else f"{field}_range")
-    if spread:
-        low = amount_text(spread[0], unit if unit in (None, "count", "usd") else "count")
-        return f"{low}–{amount_text(spread[1], unit)}"
-    return amount_text(item[field], unit)
-
-
 def item_text(item: dict[str, Any]) -> str:
     """One conclusion in a few words (its clauses are added by the caller); over unknown facts, a possible one
     says so."""
@@ -108,39 +84,7 @@ def item_text(item: dict[str, Any]) -> str:
 
 
 def _item_text(item: dict[str, Any]) -> str:
-    kind = item["kind"]
-    if kind == "obligation":
-        text = _amount(item, "value", item["unit"])
-        if item.get("alternative"):
-            alt = item["alternative"]
-            text += f" (or {amount_text(alt['value'], alt['unit'])} {alt['name'].replace('_', ' ')})"
-        return f"may: {text}" if item["modality"] == "may" else text
-    if kind == "permits":
-        return f"{item['value']:,}"
-    if kind == "deadline":
-        return str(item["value"])
-    if kind == "late":
-        return f"{item['value']} day(s) late"
-    if kind == "on_time":
-        return f"{item['value']} day(s) to spare"
-    if kind == "denial_ground":
-        return "shall not issue" if item["modality"] == "shall" else "may deny"
-    if kind == "reason":
-        return reason_text(item)
-    if kind == "penalty":
-        low, high, unit = item.get("min"), item.get("max"), item["unit"]
-        if high and low and low != high:
-            return f"{amount_text(low, unit)}–{amount_text(high, unit)}"
-        if high:
-            return f"up to {amount_text(high, unit)}" if not low else amount_text(high, unit)
-        return "yes"
-    if kind == "shortfall":
-        over = item["provided"] is not None and item["required"] is not None and item["provided"] > item["required"]
-        verb = "over by" if over else "short by"
-        unit = item["unit"]
-        return (f"{verb} {_amount(item, 'value', unit)} "
-                f"(provides {_amount(item, 'provided', unit)} of {_amount(item, 'required', unit)})")
-    return "yes"
+    return reason_text(item) if item["kind"] == "reason" else phrase(item)
 
 
 def cell_text(cell: dict[str, Any], kind: str) -> str:

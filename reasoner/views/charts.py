@@ -10,11 +10,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from reasoner.law.labels import STATUS_LABELS
 from reasoner.law.locator import encoded_ordinances
 from reasoner.law.vocabulary import vocabulary
 
 STATUS_COLOURS = {"permit_required": "#c0392b", "exempt": "#27ae60", "not_regulated": "#bdc3c7"}
-STATUS_WORDS = {"permit_required": "permit required", "exempt": "exempt", "not_regulated": "not regulated"}
+STATUS_WORDS = {status: STATUS_LABELS[status] for status in STATUS_COLOURS}
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
@@ -181,7 +182,8 @@ def _status_bars(axis: Any, result: Any, xs: list[int]) -> None:
     axis.legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, borderaxespad=0.2)
     axis.set_yticks(range(len(result.ordinances)), [o for o in result.ordinances])
     axis.invert_yaxis()
-    axis.set_title("status (red: permit required, green: exempt, grey: not regulated)", fontsize=9, loc="left")
+    axis.set_title(f"status (red: {STATUS_WORDS['permit_required']}, green: {STATUS_WORDS['exempt']}, "
+                   f"grey: {STATUS_WORDS['not_regulated']})", fontsize=9, loc="left")
     axis.tick_params(labelbottom=True, labelsize=8)
 
 

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from reasoner.law.labels import KIND_LABELS, phrase
 from reasoner.law.registry import metadata_line, registry
 from reasoner.law.vocabulary import vocabulary
 
@@ -123,32 +124,16 @@ def _obligations(items: list[dict[str, Any]]) -> Table | None:
     return table
 
 
-SECTIONS = (
-    ("deadline", "Deadlines"), ("late", "Filed late"), ("on_time", "Filed on time"), ("restriction", "Operating restrictions"),
-    ("application_missing", "Missing from the application"), ("application_requirement", "The application must contain"),
-    ("signers", "Sworn and signed by"), ("procedure", "Procedure"), ("denial_ground", "Grounds for denial met"),
-    ("revocation_ground", "Revocation grounds"), ("penalty", "Penalties"), ("interpretation", "Interpretations"),
-)
+# the headings of the kinds listed under the obligations, in this order (their words: reasoner/law/labels.py)
+SECTIONS = tuple((kind, KIND_LABELS[kind]) for kind in (
+    "deadline", "late", "on_time", "restriction", "application_missing", "application_requirement", "signers",
+    "procedure", "denial_ground", "revocation_ground", "penalty", "interpretation"))
 
 
 def _line(item: dict[str, Any]) -> str:
     kind = item["kind"]
-    if kind == "deadline":
-        return f"{words(item['name'])}: {item['value']}"
-    if kind == "late":
-        return f"{words(item['name'])}: {item['value']} day(s) after the deadline"
-    if kind == "on_time":
-        return f"{words(item['name'])}: {item['value']} day(s) before the deadline"
-    if kind == "penalty":
-        low, high, unit = item.get("min"), item.get("max"), item.get("unit")
-        if high is None:
-            return words(item["name"])
-        top = amount(high, unit)
-        if low == high:
-            return f"{words(item['name'])} {top}"
-        return f"{words(item['name'])} {amount(low, unit)}–{top}" if low else f"{words(item['name'])} up to {top}"
-    if kind == "denial_ground":
-        return f"{words(item['name'])} ({'may deny' if item['modality'] == 'may' else 'shall not issue'})"
+    if kind in ("deadline", "late", "on_time", "denial_ground") or (kind == "penalty" and item.get("max") is not None):
+        return f"{words(item['name'])}: {phrase(item)}"
     if kind == "interpretation":
         return f"{words(item['name'])}: {item.get('text') or ''}"
     return words(item["name"])
@@ -202,7 +187,7 @@ def result_panel(result: dict[str, Any], opening: date | None = None) -> Panel:
         found = [c for c in items if c["kind"] == kind and not (kind == "deadline" and c["name"] in owed)]
         if kind == "application_requirement" and missing:
             found = [c for c in found if c["name"] not in missing]
-            heading = "The application must also contain"
+            heading = "The application must also contain"  # besides what it lacks, said above
         if found:
             lines = Text(f"{heading}:\n", style="bold")
             for item in found:

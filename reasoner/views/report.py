@@ -11,17 +11,15 @@ from typing import Any
 
 from reasoner.events.model import Event
 from reasoner.events.rules import RangeBase
+from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, heading, phrase
 from reasoner.law.registry import registry
 from reasoner.law.vocabulary import vocabulary
 
-STATUS = {"permit_required": "Permit or license required", "exempt": "Exempt", "not_regulated": "Not regulated",
-          "possibly_required": "Possibly required (facts unknown)", "possibly_exempt": "Possibly exempt (facts unknown)",
-          "inconsistent": "No completion of the facts"}
-SECTIONS = (("obligation", "Obligations"), ("shortfall", "Shortfalls"), ("deadline", "Deadlines"),
-            ("late", "Filed late"), ("on_time", "Filed on time"), ("exemption", "Exemptions"),
-            ("restriction", "Restrictions"), ("application_missing", "Missing from the application"),
-            ("denial_ground", "Grounds for denial"), ("revocation_ground", "Grounds for revocation"),
-            ("penalty", "Penalties"))
+STATUS = {status: heading(label) for status, label in STATUS_LABELS.items()}
+# the kinds a page tables, in this order (their headings: reasoner/law/labels.py)
+SECTIONS = tuple((kind, KIND_LABELS[kind]) for kind in (
+    "obligation", "shortfall", "deadline", "late", "on_time", "exemption", "restriction", "application_missing",
+    "denial_ground", "revocation_ground", "penalty"))
 CSS = """body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.5rem}h2{font-size:1.25rem;border-bottom:2px solid #33568c;padding-bottom:.2rem;margin-top:2.5rem}
 h3{font-size:1.05rem;margin-top:1.4rem}.status{display:inline-block;padding:.25rem .7rem;border-radius:.3rem;
@@ -39,6 +37,8 @@ padding:.3rem 0}td{border:0;padding:.05rem .5rem}td:first-child{font-weight:600}
 
 def _amount(item: dict[str, Any]) -> str:
     value, unit = item.get("value"), item.get("unit")
+    if item.get("kind") in ("late", "on_time"):
+        return phrase(item)
     if item.get("range"):
         low, high = item["range"]
         return f"{low:,} to {high:,} {unit or ''}".strip()
@@ -186,7 +186,7 @@ def to_html(pages: list[dict[str, Any]]) -> str:
             out.append("</tbody></table>")
         readings = [c for c in page["conclusions"] if c["kind"] == "interpretation"]
         if readings:
-            out.append("<h3>Interpretations</h3>")
+            out.append(f"<h3>{KIND_LABELS['interpretation']}</h3>")
             for item in readings:
                 out.append(f'<div class="reading"><b>{e(item["name"].replace("_", " "))}</b> '
                            f'<span class="clause">[{e(", ".join(item["clauses"]))}]</span>: {e(item.get("text") or "")}</div>')
@@ -230,7 +230,7 @@ def to_markdown(pages: list[dict[str, Any]]) -> str:
                 out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in _rows(items)] + [""]
         readings = [c for c in page["conclusions"] if c["kind"] == "interpretation"]
         if readings:
-            out += ["### Interpretations", ""] + [f"- **{c['name']}** [{', '.join(c['clauses'])}]: {c.get('text') or ''}"
+            out += [f"### {KIND_LABELS['interpretation']}", ""] + [f"- **{c['name']}** [{', '.join(c['clauses'])}]: {c.get('text') or ''}"
                                                   for c in readings] + [""]
         if page["cited"]:
             out += ["### The clauses cited", ""]

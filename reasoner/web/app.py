@@ -29,6 +29,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reasoner import service as library
+from reasoner.law.labels import as_json as labels_table
 from reasoner.web.workers import Busy, Pool, TimeLimit
 
 STATIC = Path(__file__).parent / "static"
@@ -314,6 +315,11 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
     async def schema() -> Response:
         """The JSON Schema of event files (`reasoner schema`)."""
         return _answer(library.schema())
+
+    @app.get("/labels", responses=ANSWERS, tags=["law"])
+    async def labels() -> Response:
+        """The words of each status and kind of conclusion, as every output shows them (reasoner/law/labels.py)."""
+        return _answer(labels_table())
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:

@@ -1,7 +1,7 @@
 // The analyst's page: talks only to this server's JSON API; every text from it goes in as text, never as markup.
 "use strict";
 
-const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0 };
+const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0, labels: { status: {}, kinds: {} } };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -278,15 +278,7 @@ function clauseLink(ordinance, clause) {
 
 // ---------------------------------------------------------------- results per ordinance
 
-const STATUS = { permit_required: "permit required", exempt: "exempt", not_regulated: "not regulated",
-  possibly_required: "possibly required", possibly_exempt: "possibly exempt" };
-const KIND_TITLES = { reason: "Why", regulated: "Why it is regulated", exemption: "Exemptions", permit_required: "Permit",
-  permits: "Permits", obligation: "Obligations", deadline: "Deadlines", late: "Filed late", on_time: "Filed on time",
-  restriction: "Restrictions", application_requirement: "Application requirements",
-  application_missing: "Missing from the application", signers: "Signers", procedure: "Procedure",
-  denial_ground: "Grounds for denial", revocation_ground: "Grounds for revocation", penalty: "Penalties",
-  shortfall: "Shortfalls", interpretation: "Interpretations" };
-
+// the labels of statuses and kinds come from the server (GET /labels: reasoner/law/labels.py), never copied here
 function amount(c) {
   if (c.range) return `${number(c.range[0])}–${number(c.range[1])}${c.unit && c.unit !== "count" ? " " + c.unit : ""}`;
   if (c.value === null || c.value === undefined) return "";
@@ -318,7 +310,7 @@ function conclusionLine(record, c) {
 }
 
 function renderRecord(record) {
-  const status = STATUS[record.status] || words(record.status);
+  const status = state.labels.status[record.status] || words(record.status);
   const section = el("section", { class: `panel status-${record.status}`, id: `panel-${record.ordinance}`,
     "aria-labelledby": `panel-title-${record.ordinance}` },
     el("h3", { id: `panel-title-${record.ordinance}` }, record.jurisdiction,
@@ -341,7 +333,7 @@ function renderRecord(record) {
         el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
         c.text && c.kind !== "reason" ? el("p", { class: "interpretation" }, c.text) : null, holder));  // a reason's line is its text
     }
-    section.append(el("h4", {}, KIND_TITLES[kind] || words(kind)), list);
+    section.append(el("h4", {}, state.labels.kinds[kind] || words(kind)), list);
   }
   if (record.unknown && record.unknown.length) {
     section.append(el("p", { class: "hint" }, `Unknown: ${record.unknown.join(", ")}`));
@@ -571,8 +563,10 @@ async function start() {
     source.dataset.filename = file.name;
   });
   document.getElementById("source").addEventListener("input", (event) => { delete event.target.dataset.filename; });
-  const [ordinances, schema] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema")]);
+  const [ordinances, schema, labels] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema"),
+    api("GET", "/labels")]);
   state.schema = schema;
+  state.labels = labels;
   document.getElementById("ordinance-choices").replaceChildren(...ordinances.map((o) => el("div", { class: "choice" },
     el("input", { type: "checkbox", id: `o-${o.name}`, value: o.name, checked: true }),
     el("label", { for: `o-${o.name}` }, el("strong", {}, o.name), ` — ${o.jurisdiction}`))));
