@@ -129,7 +129,8 @@ def _atom_kinds(atom: ast.AST | None, kinds: dict, found: dict[str, str], skip: 
 
 
 def _computed_kinds(node: ast.AST, kinds: dict, found: dict[str, str]) -> None:
-    """Kinds a body computes: `M = T-F` of two instants is a duration; `M = #max { X : ... }` has X's kind."""
+    """Kinds a body computes: `M = T-F` of two instants is a duration; `K = SD..ED` has its bounds' kind;
+    `M = #max { X : ... }` has X's kind."""
     if node.ast_type != ast.ASTType.Literal or node.sign != ast.Sign.NoSign:
         return
     atom = node.atom
@@ -141,6 +142,16 @@ def _computed_kinds(node: ast.AST, kinds: dict, found: dict[str, str]) -> None:
                     and all(side.ast_type == ast.ASTType.Variable and found.get(side.name) == INSTANT
                             for side in (term.left, term.right)):
                 found.setdefault(named.name, DURATION)
+            elif named.ast_type == ast.ASTType.Variable and term.ast_type == ast.ASTType.BinaryOperation \
+                    and term.operator_type in (ast.BinaryOperator.Minus, ast.BinaryOperator.Plus) \
+                    and term.left.ast_type == ast.ASTType.Variable and found.get(term.left.name) in (DAY, INSTANT) \
+                    and term.right.ast_type == ast.ASTType.SymbolicTerm:
+                found.setdefault(named.name, found[term.left.name])  # `N = D-1`: a day moved by days is a day
+            elif named.ast_type == ast.ASTType.Variable and term.ast_type == ast.ASTType.Interval:
+                # `K = SD..ED` ranges over values of its bounds' kind (days between two days)
+                bounds = {found.get(side.name) for side in (term.left, term.right) if side.ast_type == ast.ASTType.Variable}
+                if len(bounds) == 1 and None not in bounds:
+                    found.setdefault(named.name, bounds.pop())
     elif atom.ast_type == ast.ASTType.BodyAggregate and atom.left_guard is not None \
             and atom.left_guard.term.ast_type == ast.ASTType.Variable \
             and atom.function in (ast.AggregateFunction.Max, ast.AggregateFunction.Min):
