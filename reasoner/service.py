@@ -26,39 +26,33 @@ if TYPE_CHECKING:
 DEFAULT_NAME = "event"   # how messages name an event given without a file name
 
 
-class InputProblem(Exception):
+class ServiceError(Exception):
+    """What a command refuses or fails with; `message` is what the CLI prints after "error: ". Every argument stays
+    in `args`, so the error crosses from a web worker's process intact."""
+
+    def __init__(self, message: str, *details: Any):
+        super().__init__(message, *details)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputProblem(ServiceError):
     """Bad input: `message` is what the CLI prints after "error: ", and `problems` the (field, message) pairs of an
     event file."""
 
     def __init__(self, message: str, problems: list[tuple[str, str]] | None = None):
         super().__init__(message, problems)
-        self.message = message
         self.problems = problems if problems is not None else [("", message)]
 
-    def __str__(self) -> str:
-        return self.message
 
-
-class TimedOut(Exception):
+class TimedOut(ServiceError):
     """No answer within the time limit; `message` is what the CLI prints after "error: "."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
-    def __str__(self) -> str:
-        return self.message
-
-
-class Fault(Exception):
+class Fault(ServiceError):
     """The environment failed a batch (a worker died, the disk is full); `message` says how."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)

@@ -191,10 +191,20 @@ class RangeBase:
         return self
 
 
+def least(value: Any) -> Any:
+    """A number, or the least of a range."""
+    return value.min if isinstance(value, RangeBase) else value
+
+
+def most(value: Any) -> Any:
+    """A number, or the most of a range."""
+    return value.max if isinstance(value, RangeBase) else value
+
+
 class AttendanceBase:
     @property
     def peak_at_most(self) -> int:
-        return self.expected_max.max if isinstance(self.expected_max, RangeBase) else self.expected_max
+        return most(self.expected_max)
 
     def split_within_peak(self) -> Any:
         for sex in ("female", "male"):
@@ -203,18 +213,17 @@ class AttendanceBase:
         if self.female is not None and self.male is not None and self.female + self.male > self.peak_at_most:
             raise ValueError(f"female ({self.female}) + male ({self.male}) exceeds expected_max ({self.expected_max})")
         if self.average is not None:  # an average over the hours never exceeds the most present at once
-            average_min = self.average.min if isinstance(self.average, RangeBase) else self.average
+            average_min = least(self.average)
             if average_min > self.peak_at_most:
                 raise ValueError(f"average ({average_min:,}) exceeds expected_max ({self.peak_at_most:,}): the average "
                                  "over the hours cannot exceed the most present at once")
         if self.overnight is not None:  # those staying between sessions are present at one time, so within the peak
-            overnight_min = self.overnight.min if isinstance(self.overnight, RangeBase) else self.overnight
+            overnight_min = least(self.overnight)
             if overnight_min > self.peak_at_most:
                 raise ValueError(f"overnight ({overnight_min:,}) exceeds expected_max ({self.peak_at_most:,}): those "
                                  "staying on the grounds overnight are present at one time, so within the peak")
         if self.total is not None:  # every person present at the peak is one of the persons over the event
-            total_max = self.total.max if isinstance(self.total, RangeBase) else self.total
-            peak_min = self.expected_max.min if isinstance(self.expected_max, RangeBase) else self.expected_max
+            total_max, peak_min = most(self.total), least(self.expected_max)
             if total_max < peak_min:
                 raise ValueError(f"total ({total_max:,}) is below expected_max ({peak_min:,}): the persons over the "
                                  "whole event include everyone present at the peak")
