@@ -5,6 +5,8 @@ needs no display and leaves a notebook's backend alone; in a notebook, pass `fig
 """
 from __future__ import annotations
 
+import textwrap
+
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -233,7 +235,8 @@ def status_figure(tables: Sequence[dict[str, Any]], figure: Any = None) -> Any:
         for column, info in enumerate(table["ordinances"]):
             status = info["status"]
             axis.add_patch(_rectangle((column, row), STATUS_COLOURS[status]))
-            axis.text(column + 0.5, row + 0.5, STATUS_WORDS[status], ha="center", va="center", fontsize=8,
+            # wrapped to the cell: "permit or license required" is wider than a column of ten ordinances
+            axis.text(column + 0.5, row + 0.5, textwrap.fill(STATUS_WORDS[status], 16), ha="center", va="center", fontsize=8,
                       color="white" if status == "permit_required" else "black")
     axis.set_xlim(0, len(ordinances))
     axis.set_ylim(len(tables), 0)
