@@ -283,6 +283,7 @@ function amount(c) {
   if (c.range) return `${number(c.range[0])}–${number(c.range[1])}${c.unit && c.unit !== "count" ? " " + c.unit : ""}`;
   if (c.value === null || c.value === undefined) return "";
   if (c.unit === "usd") return "$" + number(c.value);
+  if (c.unit === "date") return String(c.value);  // a deadline is its date; the unit adds nothing
   if (c.kind === "late" || c.kind === "on_time") return `${number(c.value)} day(s)`;
   if (c.unit && c.unit !== "count") return `${number(c.value)} ${c.unit}`;
   return number(c.value);
