@@ -52,20 +52,30 @@ from pathlib import Path
 
 from timing import publish, table
 
-from reasoner.batch import run as batch
-from reasoner.evaluate import evaluate
-from reasoner.events.loading import parse_events
-from reasoner.law.locator import encoded_ordinances
-from reasoner.law.vocabulary import vocabulary
+import reasoner
+
+# Which layout is imported is read from the package's folder, not from an ImportError: an editable install
+# of the new layout would answer `import reasoner.law` even for an older --baseline on PYTHONPATH.
+if (Path(reasoner.__file__).parent / "law").is_dir():
+    import reasoner.batch.run as batch
+    from reasoner.evaluate import evaluate
+    from reasoner.events.loading import parse_events
+    from reasoner.law.locator import encoded_ordinances
+    from reasoner.law.vocabulary import vocabulary
+else:  # a --baseline from before the package was grouped into folders (issue 31, cdc2a4d)
+    from reasoner import batch  # type: ignore[no-redef]
+    from reasoner.conclusions import evaluate  # type: ignore[no-redef]
+    from reasoner.loading import parse_events  # type: ignore[no-redef]
+    from reasoner.vocabulary import encoded_ordinances, vocabulary  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
 COMMON_KINDS = ["festival", "concert", "fair", "race", "parade", "wedding", "rally", "auction", "picnic", "athletic_event"]
 
 
-def synthetic_events(count: int, seed: int = 0) -> Iterator[dict]:
+def synthetic_events(count: int, seed: int = 0, v: dict | None = None) -> Iterator[dict]:
     """Events like a county's applications: mostly small, a long tail of large ones; every field varied."""
-    v = vocabulary()
+    v = v or vocabulary()
     rng = random.Random(seed)
     names = {key: list(v[key]) for key in v}
     base = datetime(2027, 1, 1)
@@ -135,14 +145,14 @@ def _shift(value: str, days: int) -> str:
     return (datetime.fromisoformat(value) + timedelta(days=days)).date().isoformat()
 
 
-def regulated_events(count: int, seed: int = 0) -> Iterator[dict]:
+def regulated_events(count: int, seed: int = 0, v: dict | None = None) -> Iterator[dict]:
     """A year of permit applications: the bundled examples with a full application (one per ordinance and
     more), each copy varied in attendance, dates, kinds, site, application contents, insurance and
     provisions, with its own id. Every one is regulated by several ordinances and derives hundreds of
     conclusions, as a clerk's batch does."""
     import yaml
 
-    v = vocabulary()
+    v = v or vocabulary()
     rng = random.Random(seed)
     templates = []
     for name in APPLICATION_EXAMPLES:
@@ -193,10 +203,10 @@ def regulated_events(count: int, seed: int = 0) -> Iterator[dict]:
 MIXES = {"synthetic": synthetic_events, "regulated": regulated_events}
 
 
-def write_events(path: Path, count: int, mix: str = "synthetic") -> Path:
+def write_events(path: Path, count: int, mix: str = "synthetic", v: dict | None = None) -> Path:
     if not path.exists() or sum(1 for _ in path.open("rb")) != count:
         with path.open("w", encoding="utf-8") as handle:
-            for event in MIXES[mix](count):
+            for event in MIXES[mix](count, v=v):
                 handle.write(json.dumps(event) + "\n")
     return path
 
@@ -389,15 +399,28 @@ def baseline_checkout(revision: str, work: Path) -> Path:
     return target
 
 
+def shared_vocabulary(checkout: Path) -> dict:
+    """The names this checkout's vocabulary and `checkout`'s both know, so that an older baseline refuses none
+    of the generated events (a flag added since would fail every record that draws it)."""
+    module = "reasoner.law.vocabulary" if (checkout / "reasoner" / "law").is_dir() else "reasoner.vocabulary"
+    code = f"import json\nfrom {module} import vocabulary\nprint(json.dumps({{k: list(v) for k, v in vocabulary().items()}}))"
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(checkout)},
+                          cwd=checkout, capture_output=True, text=True, check=True)  # -c puts the cwd first
+    theirs = json.loads(done.stdout)
+    return {key: [name for name in names if name in theirs.get(key, ())] for key, names in vocabulary().items()}
+
+
 def side_by_side(args: argparse.Namespace, work: Path) -> list[tuple]:
     """Both mixes, baseline and this checkout in turns, clingo alone beside each: medians of --repeat.
     Returns the rows of the figures table: mix, events, side, clingo alone, batch, share, CPU per event."""
     table_rows: list[tuple] = []
     sides = {"new": ROOT}
+    shared, suffix = None, ""
     if args.baseline:
         sides = {f"baseline {args.baseline}": baseline_checkout(args.baseline, work), "new": ROOT}
+        shared, suffix = shared_vocabulary(sides[f"baseline {args.baseline}"]), "-shared"
     for size in (int(s) for s in args.events.split(",")):
-        files = {mix: write_events(work / f"{mix}-{size}.jsonl", size, mix) for mix in args.mixes.split(",")}
+        files = {mix: write_events(work / f"{mix}-{size}{suffix}.jsonl", size, mix, shared) for mix in args.mixes.split(",")}
         found: dict[tuple[str, str, str], list[dict]] = {}
         for _ in range(args.repeat):
             for mix, path in files.items():
