@@ -114,6 +114,12 @@ def read_body(body: bytes) -> Any:
         raise InputProblem(f"request body: {error}") from None
     except RecursionError:
         raise InputProblem(f"request body: nested more than {MAX_DEPTH + 1} levels deep") from None
+    except UnicodeDecodeError as error:  # FastAPI would answer these two with a bare 400, not the refusal's shape
+        raise InputProblem(f"request body: not UTF-8 (byte {error.start})") from None
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        raise InputProblem("request body: a number has more digits than any field accepts") from None
     check_body(data)
     return data
 

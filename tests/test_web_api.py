@@ -126,6 +126,15 @@ def test_bad_options_are_422s_naming_the_field(server):
     assert status == 422 and "the key 'id' is written twice" in json.loads(answer)["message"]
 
 
+
+@pytest.mark.parametrize("raw, words", [(b'{"event": ' + b"9" * 5000 + b"}", "more digits"),
+                                        (b'{"source": "id: \xff\xfe"}', "not UTF-8")])
+def test_a_body_json_cannot_read_is_the_documented_422_not_a_bare_400(server, raw, words):
+    status, answer = call(server, "POST", "/evaluate", raw=raw)
+    assert status == 422, answer
+    refusal = json.loads(answer)
+    assert words in refusal["message"] and "detail" not in refusal
+
 def test_the_law_endpoints_answer_as_the_cli_does(server):
     for path, args in [("/ordinances/trempealeau/clauses", ("clauses", "trempealeau")),
                        ("/ordinances/gem/clauses/5.health-2", ("clauses", "gem", "5.health-2"))]:
