@@ -169,6 +169,48 @@ def test_resume_refuses_a_run_with_other_readings_and_names_both(tmp_path):
     assert len(out.read_text().splitlines()) == 40
 
 
+
+@pytest.mark.parametrize("first, then", [((), ("--reading", "fulton.weddings_exempt_anywhere=anywhere")),
+                                         (((("fulton", "weddings_exempt_anywhere"), "anywhere"),), ())])
+def test_a_reading_named_as_its_default_resumes_as_the_run_without_readings(tmp_path, first, then):
+    from reasoner.batch import run as batching
+
+    assert ordinance_readings()["fulton"]["weddings_exempt_anywhere"][0] == "anywhere"  # the default, first
+    source = _records(tmp_path, 20)
+    out = tmp_path / "out.jsonl"
+
+    def stop(summary, position, size):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, chunk_size=4,
+                                           readings=first), stop)
+    resumed = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                        "--resume", *then])
+    assert resumed.exit_code == 0, resumed.output
+    assert len(out.read_text().splitlines()) == 40
+
+
+def test_resume_with_another_time_limit_is_refused_naming_both(tmp_path):
+    from reasoner.batch import run as batching
+
+    source = _records(tmp_path, 20)
+    out = tmp_path / "out.jsonl"
+
+    def stop(summary, position, size):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        batching.run(batching.BatchOptions(str(source), str(out), ("fulton",), workers=0, chunk_size=4,
+                                           time_limit=30.0), stop)
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                       "--resume"])
+    assert result.exit_code == 2, result.output
+    assert "--time-limit 30" in result.output and "no --time-limit" in result.output
+    resumed = CliRunner().invoke(main, ["batch", str(source), "--out", str(out), "-o", "fulton", "--workers", "0",
+                                        "--resume", "--time-limit", "30"])
+    assert resumed.exit_code == 0, resumed.output
+
 # ---- evaluate --readings and explain say which answers rest on a reading
 
 def _cli_json(*args):

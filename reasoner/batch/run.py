@@ -622,6 +622,11 @@ class _Sink:
             raise BatchInputError(f"{self.state_path}: the interrupted run applied {_readings_said(state['run'])}; "
                                   f"this one applies {_readings_said(self.run)}: give it the same --reading, or "
                                   f"{restart}")
+        if state["run"].get("time_limit") != self.run.get("time_limit"):
+            said = lambda run: f"--time-limit {run['time_limit']:g}" if run.get("time_limit") is not None else "no --time-limit"
+            raise BatchInputError(f"{self.state_path}: the interrupted run had {said(state['run'])}, this one "
+                                  f"{said(self.run)} (a record past the limit is an error row): give it the same, "
+                                  f"or {restart}")
         if state["run"] != self.run:
             raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
                                   f"ordinances (or another --layout); {restart}")
@@ -840,11 +845,15 @@ def _changed_input(source: Source, recorded: dict[str, Any], at_start: os.stat_r
 
 def _readings(options: BatchOptions) -> tuple[tuple[tuple[str, str], str], ...]:
     """The readings of the run: those in force where it is called (`chosen_readings`), then options.readings, of
-    the ordinances it evaluates, sorted (a checkpoint compares them as a list)."""
+    the ordinances it evaluates, sorted (a checkpoint compares them as a list). A reading chosen by the name of its
+    default is left out: it is the run without readings, and resumes as one."""
+    from reasoner.law.ordinances import ordinance_readings
     from reasoner.program import readings_in_force
 
+    known = ordinance_readings()
     chosen = {**readings_in_force(), **dict(options.readings)}
-    return tuple(sorted((key, reading) for key, reading in chosen.items() if key[0] in options.ordinances))
+    return tuple(sorted((key, reading) for key, reading in chosen.items()
+                        if key[0] in options.ordinances and known.get(key[0], {}).get(key[1], (None,))[0] != reading))
 
 
 def _readings_said(run: dict[str, Any]) -> str:
@@ -882,6 +891,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         identity["readings"] = [f"{o}.{i}={r}" for (o, i), r in readings]
     if options.depends:
         identity["depends_on_readings"] = True
+    if options.time_limit is not None:  # a record past the limit is an error row: another limit, other rows
+        identity["time_limit"] = options.time_limit
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
