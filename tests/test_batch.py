@@ -412,6 +412,32 @@ def test_dask_local_cluster_gives_the_same_rows(mixed, tmp_path):
     assert summary.failed == len(mixed["bad_lines"])
 
 
+
+def test_a_malformed_scheduler_address_is_exit_2_naming_it(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "events.jsonl").write_text("{}\n")
+    result = CliRunner().invoke(main, ["batch", "events.jsonl", "--out", "out.jsonl", "--scheduler", "not a url::"])
+    assert result.exit_code == 2, result.output
+    assert "not a scheduler address" in result.output and "Traceback" not in result.output
+
+
+def test_a_scheduler_lost_mid_run_is_a_fault_exit_4_and_resumable(mixed, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "out.jsonl"
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    try:
+        def lose_the_scheduler(summary, position, size):  # after the first chunk is written
+            cluster.close()
+
+        with pytest.raises(batch.BatchFault, match="went away mid-run"):
+            batch.run(batch.BatchOptions(str(mixed["path"]), str(out), tuple(ORDINANCES), chunk_size=2,
+                                         scheduler=cluster.scheduler_address), lose_the_scheduler)
+    finally:
+        cluster.close()
+    assert Path(str(out) + ".part.state.json").is_file()  # --resume continues from here
+
 def test_facts_text_is_what_clingo_renders_for_the_atoms():
     events = [parse_events(e, "x")[0] for e in scenario_events(3)]
     assert facts_program(events) == "".join(f"{a}.\n" for i, e in enumerate(events, 1) for a in event_atoms(i, e))

@@ -463,6 +463,10 @@ class _Processes(_Window):
                 process.join(0.5)
 
 
+# Long enough for a scheduler across a network; an address nobody answers is said within it, not after 30 s.
+DASK_CONNECT_SECONDS = 10
+
+
 class _Dask(_Window):
     def __init__(self, address: str):
         try:
@@ -470,13 +474,31 @@ class _Dask(_Window):
         except ImportError:
             raise BatchInputError("--scheduler needs Dask: pip install 'reasoner[dask]'") from None
         try:
-            self.client = Client(address, timeout=30)
+            self.client = Client(address, timeout=DASK_CONNECT_SECONDS)
+        except ValueError as error:  # distributed's parser: "invalid address ..."
+            raise BatchInputError(f"--scheduler {address!r}: not a scheduler address (e.g. tcp://host:8786): "
+                                  f"{error}") from None
         except OSError as error:
-            raise BatchInputError(f"--scheduler {address}: cannot reach the Dask scheduler ({error})") from None
+            raise BatchInputError(f"--scheduler {address}: cannot reach the Dask scheduler within "
+                                  f"{DASK_CONNECT_SECONDS} s ({error})") from None
+        self.address = address
         self.window = 2 * max(1, sum(self.client.nthreads().values())) + 1
 
     def submit(self, chunk: Chunk) -> Any:
         return self.client.submit(evaluate_chunk, chunk, pure=False)
+
+    def ordered(self, chunks: Iterable[tuple[Chunk, Any]]) -> Iterator[tuple[ChunkResult, Any]]:
+        """As _Window's, but a scheduler lost mid-run is a fault of the machine (exit 4, resumable), not a
+        traceback: its futures come back cancelled, or its connection closes."""
+        from concurrent.futures import CancelledError
+
+        from distributed.comm.core import CommClosedError
+
+        try:
+            yield from super().ordered(chunks)
+        except (CancelledError, CommClosedError, OSError) as error:
+            raise BatchFault(f"--scheduler {self.address}: the Dask scheduler went away mid-run "
+                             f"({type(error).__name__}); --resume continues once it is back") from None
 
     def close(self, cancel: bool = False) -> None:
         self.client.close()
