@@ -1,6 +1,9 @@
 """How long one evaluation takes, with and without explanation records, side by side in one run.
 
 Usage: python benchmarks/bench_evaluate.py [--repeat 7] [--events 200] [--publish]
+       python benchmarks/bench_evaluate.py --many 2000 [--repeat 3]
+--many compares, side by side, how many events `evaluate` solves in one program (reasoner.evaluate.EVALUATE_CHUNK):
+wall time and peak memory of a process answering N small events in chunks of each size.
 Prints medians (this machine is shared and noisy: compare the rows, not the absolute figures); --publish writes
 them into docs/performance.md's block `evaluate`.
 """
@@ -28,12 +31,48 @@ def synthetic(count: int):
     return parse_events(records, "synthetic")
 
 
+CHUNKED = """
+import resource, sys, time
+from reasoner.evaluate import evaluate_any
+from reasoner.law.locator import encoded_ordinances
+sys.path.insert(0, {here!r})
+from bench_evaluate import synthetic
+events, size = synthetic({count}), {size}
+ordinances = encoded_ordinances()
+start = time.perf_counter()
+for first in range(0, len(events), size):
+    evaluate_any(events[first:first + size], ordinances)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def chunk_sizes(count: int, repeat: int) -> None:
+    """Each chunk size in its own process, interleaved, `repeat` times: median seconds and peak memory."""
+    sizes = [25, 100, 400, count]
+    runs: dict[int, list[tuple[float, int]]] = {size: [] for size in sizes}
+    for _ in range(repeat):
+        for size in sizes:
+            code = CHUNKED.format(here=str(Path(__file__).parent), count=count, size=size)
+            out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+            seconds, kilobytes = out.split()
+            runs[size].append((float(seconds), int(kilobytes)))
+    print(f"{count:,} events, all ordinances, median of {repeat} interleaved runs")
+    for size in sizes:
+        seconds = sorted(r[0] for r in runs[size])[len(runs[size]) // 2]
+        peak = max(r[1] for r in runs[size]) / 1024
+        print(f"  chunks of {size:>6,}: {seconds:7.2f} s  {count / seconds:7.0f} events/s  peak {peak:7.0f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--events", type=int, default=200)
     parser.add_argument("--publish", action="store_true", help="Write the figures into docs/performance.md.")
+    parser.add_argument("--many", type=int, default=0, help="Compare chunk sizes on this many events, and stop.")
     args = parser.parse_args()
+    if args.many:
+        chunk_sizes(args.many, args.repeat)
+        return
     event = load_events(EXAMPLE)
     ordinances = encoded_ordinances()
     print(f"ordinances: {', '.join(ordinances)}; median of {args.repeat} runs (encodings loaded once)")

@@ -10,8 +10,10 @@ import gc
 import json
 import math
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -189,6 +191,19 @@ def _dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _dump_stream(chunks: Any, out: Any = None) -> None:
+    """_dump of the list the chunks of records make, byte for byte, written as they come (to `out`, or stdout)."""
+    write = out.write if out is not None else sys.stdout.write
+    opened = False
+    for chunk in chunks:
+        for record in chunk:
+            write(",\n" if opened else "[\n")
+            opened = True
+            # the layout's line breaks are the only raw ones in JSON: a string's are escaped
+            write("  " + json.dumps(record, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+    write("\n]\n" if opened else "[]\n")
+
+
 class _Commands(click.Group):
     """The commands, under one mapping of the service's errors: bad input exits 2, no answer in time 3, each with
     the service's words."""
@@ -237,16 +252,30 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml -o trempealeau --format json
     """
     _left_out(ordinances)
-    results = service.evaluate(_events(event_file, as_of=as_of), ordinances, filed.date() if filed else None,
-                               time_limit, depends_on_readings=with_readings)
-    if output_format == "text" and len(results) > TEXT_RECORDS_HINT:
-        events = len({record["event"] for record in results})
-        render.errors.print(f"{events:,} events: the tables take about 10 ms each to draw; --format json, "
-                            "or `reasoner batch` for files of many events, answer far faster.")
-    if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
-        render.print_results(results, service.opening_days(_events(event_file, as_of=as_of)))
-    else:
-        _emit(results, output_format, "print_results")
+    answer = service.evaluation(_events(event_file, as_of=as_of), ordinances, filed.date() if filed else None,
+                                time_limit, depends_on_readings=with_readings)
+    if output_format == "text" and answer.records > TEXT_RECORDS_HINT:
+        render.errors.print(f"{len(answer.events):,} events: the tables take about 10 ms each to draw; "
+                            "--format json, or `reasoner batch` for files of many events, answer far faster.")
+    # Printed as the chunks come, so that memory is that of a chunk; under a time limit held back (on disk past a
+    # few MB) until the last one, so that a limit that expires leaves no half-printed answer.
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) \
+            if time_limit is not None else None
+        if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
+            openings = answer.openings
+            for chunk in answer.chunks():
+                if out is None:
+                    render.print_results(chunk, openings)
+                    continue
+                with render.console.capture() as captured:  # the terminal's bytes, colours and width
+                    render.print_results(chunk, openings)
+                out.write(captured.get())
+        else:
+            _dump_stream(answer.chunks(), out)
+        if out is not None:
+            out.seek(0)
+            shutil.copyfileobj(out, sys.stdout)
 
 
 @main.command()

@@ -17,6 +17,12 @@ def evaluate(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[st
     return results_from_symbols(solve(events, ordinances), events, ordinances)
 
 
+# Events solved in one program when a file is answered as it comes (reasoner/service.py, `Evaluation`): 10,000
+# events solved at once ground together (6.5 GB); in chunks, memory stays that of one chunk, and the answers are
+# the same, event by event, since no event's atoms reach another's (benchmarks/bench_evaluate.py --many).
+EVALUATE_CHUNK = 100
+
+
 def evaluate_any(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
     """Evaluate events, reasoning over the unknown facts of those that have some (reasoner/unknowns.py, imported
     only then: a cold `evaluate` of known facts does without it)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, check_bounds, parse_events, parse_text,
                                      unique_object)
@@ -250,16 +250,54 @@ def evaluate(events: Events, ordinances: Sequence[str] = (), filed: date | None 
     """`reasoner evaluate`: every conclusion, one record per event and ordinance; `filed` checks that filing date
     instead of the events' application.filed; `depends_on_readings` says of each answer whether an alternative
     reading of the law moves it."""
-    from reasoner.evaluate import evaluate_any
+    answer = evaluation(events, ordinances, filed, time_limit, depends_on_readings)
+    return [record for chunk in answer.chunks() for record in chunk]
 
+
+@dataclass(frozen=True)
+class Evaluation:
+    """`reasoner evaluate`'s answer as it comes: `records` (event, ordinance) records in all, `openings` (event id:
+    its first day, what the authority's deadlines are flagged against), and `chunks()`, the records a few events at
+    a time, so that a file of 10,000 events is answered in the memory of a few (issue 33)."""
+
+    events: list[Event]
+    ordinances: tuple[str, ...]
+    time_limit: float | None
+    depends_on_readings: bool
+
+    @property
+    def records(self) -> int:
+        return len(self.events) * len(self.ordinances)
+
+    @property
+    def openings(self) -> dict[str, date]:
+        return {event.id: event.schedule.opening.date() for event in self.events}
+
+    def chunks(self) -> Iterator[list[dict[str, Any]]]:
+        """The records, in order, a chunk of events at a time; the time limit covers them all."""
+        from reasoner.evaluate import EVALUATE_CHUNK, evaluate_any
+        from reasoner.program import SolveTimeout, time_limit
+
+        try:
+            with time_limit(self.time_limit):
+                for start in range(0, len(self.events), EVALUATE_CHUNK):
+                    chunk = self.events[start:start + EVALUATE_CHUNK]
+                    results = evaluate_any(chunk, self.ordinances)
+                    if self.depends_on_readings:
+                        from reasoner.modes.readings import with_dependencies
+
+                        results = with_dependencies(chunk, results)
+                    yield results
+        except SolveTimeout as error:
+            raise TimedOut(f"{error}; no conclusion is given") from None
+
+
+def evaluation(events: Events, ordinances: Sequence[str] = (), filed: date | None = None,
+               time_limit: float | None = None, depends_on_readings: bool = False) -> Evaluation:
+    """`reasoner evaluate`, answered as it comes (`Evaluation.chunks`); the input is read and checked here."""
     names = chosen(ordinances)
     found = _with_filing_date(load(events, light=True), filed, events.spelling)
-    results = within(time_limit, lambda: evaluate_any(found, names))
-    if depends_on_readings:
-        from reasoner.modes.readings import with_dependencies
-
-        results = within(time_limit, lambda: with_dependencies(found, results))
-    return results
+    return Evaluation(found, names, time_limit, depends_on_readings)
 
 
 def _known_conclusion(conclusion: str | None, names: tuple[str, ...]) -> None:
