@@ -7,7 +7,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import gc
-import json
 import math
 import os
 import shutil
@@ -188,20 +187,7 @@ def _emit(data: Any, output_format: str, print_text: str, module: Any = None) ->
 
 
 def _dump(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _dump_stream(chunks: Any, out: Any = None) -> None:
-    """_dump of the list the chunks of records make, byte for byte, written as they come (to `out`, or stdout)."""
-    write = out.write if out is not None else sys.stdout.write
-    opened = False
-    for chunk in chunks:
-        for record in chunk:
-            write(",\n" if opened else "[\n")
-            opened = True
-            # the layout's line breaks are the only raw ones in JSON: a string's are escaped
-            write("  " + json.dumps(record, indent=2, ensure_ascii=False).replace("\n", "\n  "))
-    write("\n]\n" if opened else "[]\n")
+    click.echo(service.json_text(data), nl=False)
 
 
 class _Commands(click.Group):
@@ -257,11 +243,12 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
     if output_format == "text" and answer.records > TEXT_RECORDS_HINT:
         render.errors.print(f"{len(answer.events):,} events: the tables take about 10 ms each to draw; "
                             "--format json, or `reasoner batch` for files of many events, answer far faster.")
-    # Printed as the chunks come, so that memory is that of a chunk; under a time limit held back (on disk past a
-    # few MB) until the last one, so that a limit that expires leaves no half-printed answer.
+    # Written as the chunks come, so that memory is that of a chunk. JSON, and any answer under a time limit, is
+    # held back (on disk past 8 MB) until the last chunk: a program never reads half a document, and a limit that
+    # expires or a Ctrl-C prints nothing. Text for people is printed as it comes.
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(tempfile.SpooledTemporaryFile(8 << 20, "w+", encoding="utf-8")) \
-            if time_limit is not None else None
+            if time_limit is not None or output_format == "json" else None
         if output_format == "text":  # the authority's deadlines are flagged against each event's opening day
             openings = answer.openings
             for chunk in answer.chunks():
@@ -272,7 +259,7 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
                     render.print_results(chunk, openings)
                 out.write(captured.get())
         else:
-            _dump_stream(answer.chunks(), out)
+            service.write_records(answer.chunks(), (out or sys.stdout).write)
         if out is not None:
             out.seek(0)
             shutil.copyfileobj(out, sys.stdout)

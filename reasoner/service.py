@@ -12,10 +12,11 @@ The modes are imported on first use: importing this module loads neither clingo 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from reasoner.events.loading import (DuplicateKey, EventFileError, MAX_DEPTH, check_bounds, parse_events, parse_text,
                                      unique_object)
@@ -547,15 +548,50 @@ def reading_choices() -> list[dict[str, Any]]:
     return [{"ordinance": name, **choice} for name in check_ordinances(()) for choice in choices(name)]
 
 
-def run(command: str, request: dict[str, Any]) -> Any:
-    """One solving command by name, its request a web body as a dict (what a web worker runs), on the readings the
-    request chooses."""
-    from reasoner.program import chosen_readings
-
+def _prepared(command: str, request: dict[str, Any]) -> tuple[list[tuple[tuple[str, str], str]], Events, dict[str, Any]]:
+    """A web body as a dict: the readings it chooses, its events, and the command's other arguments."""
     fields = dict(request)
     chosen_ones = _readings(fields.pop("readings", None))
     events = Events(**{key: fields.pop(key, None) for key in ("source", "event", "filename", "as_of", "event_id")})
     if command == "compare" and fields.get("kinds") is not None:
         fields["kinds"] = ",".join(fields["kinds"])
+    return chosen_ones, events, fields
+
+
+def run(command: str, request: dict[str, Any]) -> Any:
+    """One solving command by name, its request a web body as a dict, on the readings the request chooses."""
+    from reasoner.program import chosen_readings
+
+    chosen_ones, events, fields = _prepared(command, request)
     with chosen_readings(chosen_ones):
         return COMMANDS[command](events, **fields)
+
+
+def json_text(data: Any) -> str:
+    """What `--format json` prints, and the web answers, for `data`."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_records(chunks: Iterable[list[dict[str, Any]]], write: Callable[[str], Any]) -> None:
+    """`json_text` of the list the chunks of records make, byte for byte, handed to `write` as they come."""
+    opened = False
+    for chunk in chunks:
+        for record in chunk:
+            write(",\n" if opened else "[\n")
+            opened = True
+            # the layout's line breaks are the only raw ones in JSON: a string's are escaped
+            write("  " + json.dumps(record, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+    write("\n]\n" if opened else "[]\n")
+
+
+def run_to(command: str, request: dict[str, Any], write: Callable[[str], Any]) -> None:
+    """`json_text(run(command, request))`, handed to `write` in pieces: an evaluate a chunk of events at a time, so
+    that a web worker answers a body of many events in the memory of a few (what a web worker runs)."""
+    from reasoner.program import chosen_readings
+
+    chosen_ones, events, fields = _prepared(command, request)
+    with chosen_readings(chosen_ones):
+        if command == "evaluate":
+            write_records(evaluation(events, **fields).chunks(), write)
+        else:
+            write(json_text(COMMANDS[command](events, **fields)))

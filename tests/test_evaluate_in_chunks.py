@@ -69,3 +69,32 @@ def test_a_time_limit_expiring_after_the_first_chunk_prints_no_answer(many, monk
     assert solved == [EVALUATE_CHUNK, EVALUATE_CHUNK]
     assert done.exit_code == 3
     assert "picnic" not in done.stdout and "time limit of 5 s" in done.output
+
+
+def test_the_web_answers_a_body_of_many_events_from_a_file_it_then_removes(many):
+    """A worker writes a large answer to a file of its pool's folder, a chunk of events at a time, and the server
+    sends that file and removes it: the body is the CLI's JSON to the byte."""
+    pytest.importorskip("fastapi")
+    import glob
+    import time
+    import urllib.request
+
+    from web_server import running_server
+
+    from reasoner.web import workers
+
+    names = ["trempealeau", "wyoming", "gem", "connecticut"]
+    cli = CliRunner().invoke(main, ["evaluate", many, "--format", "json"] + [f"-o{name}" for name in names])
+    assert len(cli.output) > workers.IN_MEMORY  # large enough to go through a file
+    body = json.dumps({"source": open(many, encoding="utf-8").read(), "filename": "many.jsonl",
+                       "ordinances": names}).encode()
+    before = set(glob.glob("/tmp/reasoner-web-*/*"))
+    with running_server(workers=1, time_limit=300) as url:
+        request = urllib.request.Request(url + "/evaluate", data=body, headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=300) as response:
+            answer = response.read().decode("utf-8")
+        deadline = time.monotonic() + 10  # the file goes once the last byte is sent: soon after it is read
+        while (left := set(glob.glob("/tmp/reasoner-web-*/*")) - before) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert answer == cli.output
+    assert not left

@@ -73,7 +73,7 @@ def test_a_worker_goes_back_to_service_when_its_request_cannot_be_passed_to_it()
     try:
         with pytest.raises(RuntimeError):
             pool.call("evaluate", {"event": deep})
-        answer = pool.call("evaluate", {"source": SMALL.read_text(encoding="utf-8"), "filename": SMALL.name})
+        answer = json.loads(pool.call("evaluate", {"source": SMALL.read_text(encoding="utf-8"), "filename": SMALL.name}))
         assert answer and answer[0]["event"]
     finally:
         pool.close()

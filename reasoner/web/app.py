@@ -10,7 +10,6 @@ HEADER_SECONDS is closed. Every answer says nosniff, may not be framed, and load
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from contextlib import asynccontextmanager
 from datetime import date
@@ -24,6 +23,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -105,8 +105,15 @@ class Refusal(BaseModel):
 
 def _answer(data: Any) -> Response:
     """The CLI's `--format json` output, to the byte."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return Response(text.encode("utf-8"), media_type="application/json")
+    return _sent(library.json_text(data).encode("utf-8"))
+
+
+def _sent(text: bytes | Path) -> Response:
+    """A worker's answer, JSON text as bytes or in a file of its pool's, which is removed once sent."""
+    if isinstance(text, Path):
+        return FileResponse(text, media_type="application/json",
+                            background=BackgroundTask(text.unlink, missing_ok=True))
+    return Response(text, media_type="application/json")
 
 
 def _refusal(status: int, message: str, problems: list[tuple[str, str]] | None = None) -> JSONResponse:
@@ -264,7 +271,7 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
             return _refusal(503, library.timeout_message(time_limit, command))
         except Busy:
             return _refusal(503, f"every worker stayed busy for {time_limit:g} s; try again shortly")
-        return _answer(data)
+        return _sent(data)
 
     @app.post("/evaluate", responses=ANSWERS, tags=["reasoning"])
     async def evaluate(body: EvaluateRequest) -> Response:

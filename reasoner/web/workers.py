@@ -3,14 +3,23 @@
 clingo cannot interrupt grounding, so a request that outlives the time limit is ended by killing its worker,
 which is then replaced; the server itself never blocks on a solve. Workers start with `forkserver` (as batch
 workers do), so they never inherit the server's threads.
+
+An answer comes back as the JSON text the server sends: as bytes when small, else in a file of the pool's own
+folder, written a chunk of events at a time, so that neither the worker nor the server holds a large answer whole
+(issue 33: two /evaluate bodies of many small events took both workers past 500 MB).
 """
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
+import shutil
+import tempfile
 import threading
+import uuid
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
+from pathlib import Path
 from typing import Any
 
 from reasoner.batch.processes import start_forkserver
@@ -24,20 +33,57 @@ class Busy(Exception):
     """No worker became free within the time limit."""
 
 
+IN_MEMORY = 4 << 20   # characters of an answer held in memory; past them it goes on in the answer's file
+
+
+class _Answer:
+    """An answer's JSON text as it is written: in memory up to IN_MEMORY, then in the file at `path`."""
+
+    def __init__(self, path: str):
+        self.path, self.pieces, self.size, self.file = path, [], 0, None
+
+    def write(self, text: str) -> None:
+        if self.file is not None:
+            self.file.write(text)
+            return
+        self.pieces.append(text)
+        self.size += len(text)
+        if self.size > IN_MEMORY:
+            self.file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by result() or discard()
+            self.file.writelines(self.pieces)
+            self.pieces = []
+
+    def result(self) -> bytes | Path:
+        if self.file is None:
+            return "".join(self.pieces).encode("utf-8")
+        self.file.close()
+        return Path(self.path)
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            os.unlink(self.path)
+
+
 def _serve(connection: Connection) -> None:
-    """A worker's loop: run each (command, request) and send back (True, result) or (False, exception)."""
+    """A worker's loop: answer each (command, request, path) and send back (True, the answer's JSON text: bytes,
+    or the path of the file holding it) or (False, exception)."""
     from reasoner import service as library
 
     while True:
         try:
-            command, request = connection.recv()
+            command, request, path = connection.recv()
         except EOFError:
             return
+        written = _Answer(path)
         try:
-            answer = (True, library.run(command, request))
+            library.run_to(command, request, written.write)
+            answer = (True, written.result())
         except library.InputProblem as problem:
+            written.discard()
             answer = (False, problem)
         except Exception as error:  # noqa: BLE001 - sent to the server, which answers 500
+            written.discard()
             answer = (False, RuntimeError(f"{type(error).__name__}: {error}"))
         try:
             message = ForkingPickler.dumps(answer)
@@ -71,6 +117,7 @@ class Pool:
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self.folder = tempfile.mkdtemp(prefix="reasoner-web-")  # the large answers' files, gone at close()
         for _ in range(size):
             self._release(self._start())
 
@@ -83,18 +130,22 @@ class Pool:
     def _release(self, worker: _Worker) -> None:
         self._idle.put(worker)
 
-    def _replace(self, worker: _Worker) -> None:
+    def _replace(self, worker: _Worker, path: str | None = None) -> None:
         with self._lock:
             self._all.discard(worker)
         worker.stop()
+        if path is not None:  # what a killed worker had written of its answer
+            Path(path).unlink(missing_ok=True)
         if not self._closed:
             self._release(self._start())
 
-    def call(self, command: str, request: dict[str, Any]) -> Any:
-        """The answer to one request. Whatever goes wrong, the worker goes back to the idle queue: as it was, when
-        the request could not even be pickled, or as a fresh process once anything was sent to it."""
+    def call(self, command: str, request: dict[str, Any]) -> bytes | Path:
+        """The answer to one request, as JSON text: bytes, or a file of the pool's folder that the caller removes
+        once sent. Whatever goes wrong, the worker goes back to the idle queue: as it was, when the request could
+        not even be pickled, or as a fresh process once anything was sent to it."""
+        path = os.path.join(self.folder, f"{uuid.uuid4().hex}.json")
         try:
-            message = ForkingPickler.dumps((command, request))
+            message = ForkingPickler.dumps((command, request, path))
         except Exception as error:  # noqa: BLE001 - e.g. RecursionError; no worker is involved yet
             raise RuntimeError(f"the request could not be passed to a worker: {type(error).__name__}") from None
         try:
@@ -107,13 +158,13 @@ class Pool:
                 raise TimeLimit()
             done, value = worker.connection.recv()
         except TimeLimit:
-            self._replace(worker)
+            self._replace(worker, path)
             raise
         except (EOFError, OSError):
-            self._replace(worker)
+            self._replace(worker, path)
             raise RuntimeError("the worker process ended without an answer") from None
         except BaseException:
-            self._replace(worker)
+            self._replace(worker, path)
             raise
         self._release(worker)
         if not done:
@@ -126,3 +177,4 @@ class Pool:
             workers, self._all = list(self._all), set()
         for worker in workers:
             worker.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
