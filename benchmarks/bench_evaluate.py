@@ -46,7 +46,7 @@ print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_m
 """
 
 
-def chunk_sizes(count: int, repeat: int) -> None:
+def chunk_sizes(count: int, repeat: int, publishing: bool = False) -> None:
     """Each chunk size in its own process, interleaved, `repeat` times: median seconds and peak memory."""
     sizes = [25, 100, 400, count]
     runs: dict[int, list[tuple[float, int]]] = {size: [] for size in sizes}
@@ -57,10 +57,17 @@ def chunk_sizes(count: int, repeat: int) -> None:
             seconds, kilobytes = out.split()
             runs[size].append((float(seconds), int(kilobytes)))
     print(f"{count:,} events, all ordinances, median of {repeat} interleaved runs")
+    measured = []
     for size in sizes:
         seconds = sorted(r[0] for r in runs[size])[len(runs[size]) // 2]
         peak = max(r[1] for r in runs[size]) / 1024
         print(f"  chunks of {size:>6,}: {seconds:7.2f} s  {count / seconds:7.0f} events/s  peak {peak:7.0f} MB")
+        measured.append((f"{size:,}" + (" (all at once)" if size == count else ""), f"{seconds:,.1f} s",
+                         f"{count / seconds:,.0f}", f"{peak:,.0f} MB"))
+    if publishing:
+        publish("many", table(("events solved in one program", f"{count:,} events, median of {repeat}",
+                               "events/s", "peak memory"), measured),
+                f"python benchmarks/bench_evaluate.py --many {count} --repeat {repeat}")
 
 
 def main() -> None:
@@ -71,7 +78,7 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=0, help="Compare chunk sizes on this many events, and stop.")
     args = parser.parse_args()
     if args.many:
-        chunk_sizes(args.many, args.repeat)
+        chunk_sizes(args.many, args.repeat, args.publish)
         return
     event = load_events(EXAMPLE)
     ordinances = encoded_ordinances()
