@@ -35,10 +35,22 @@ def _shown(item: dict[str, Any]) -> Any:
 
 
 def _answers(record: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    """Each answer of an evaluated record by (kind, name). Over unknown facts a conclusion may hold in some
+    completions only, and with several values (a reason yes in some, no in others): its answer is then every value
+    it takes with its certainty, so that a reading which makes a possible answer certain, or adds a value, moves it."""
     found: dict[tuple[str, str], Any] = {("status", "status"): record["status"]}
+    if not record.get("unknown"):
+        for item in record["conclusions"]:
+            if item["kind"] != "interpretation":
+                found[_key(item)] = _shown(item)
+        return found
+    values: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for item in record["conclusions"]:
         if item["kind"] != "interpretation":
-            found[_key(item)] = _shown(item)
+            values.setdefault(_key(item), set()).add((repr(_shown(item)), item.get("certainty", "certain")))
+    by_text = {repr(_shown(i)): _shown(i) for i in record["conclusions"]}
+    for key, pairs in values.items():
+        found[key] = [{"value": by_text[text], "certainty": certainty} for text, certainty in sorted(pairs)]
     return found
 
 

@@ -453,6 +453,8 @@ def print_questions(report: dict[str, Any]) -> None:
 def _reading_value(value: Any) -> str:
     if value is None:
         return "does not hold"
+    if isinstance(value, list):  # over unknown facts: each value the answer takes, certain or possible
+        return ", ".join(f"{_reading_value(v['value'])} ({v['certainty']})" for v in value)
     if value is True:
         return "holds"
     return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
