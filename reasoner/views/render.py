@@ -558,7 +558,7 @@ def print_whatif(report: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- comparisons, sweeps, thresholds
 
 def print_comparison(tables: list[dict[str, Any]]) -> None:
-    from reasoner.modes.compare import row_label
+    from reasoner.modes.compare import row_label, verdict_lines
 
     for tab in tables:
         ordinances = [o["column"] for o in tab["ordinances"]]
@@ -576,6 +576,8 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
                 texts.append(Text(("★ " if cell["strictest"] else "") + cell["text"], style=style))
             table.add_row(words(row_label(row)) if row["kind"] != "status" else Text("permit required", style="bold"), *texts)
         console.print(table)
+        for line in verdict_lines(tab):  # compare --readings
+            console.print(Text(line, style="yellow"))
     console.print(Text("★ strictest where the ordinances differ; 'not regulated': the ordinance does not reach the event; "
                        "'no such requirement': it does, but has no such conclusion.", style="dim"))
 
