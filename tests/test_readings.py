@@ -319,6 +319,13 @@ def test_over_unknown_facts_a_reading_that_makes_a_certain_answer_possible_is_sa
     assert resting["readings"] == sleeping["readings"]
     text = CliRunner().invoke(main, ["readings", str(path), "-o", "mississippi"], env={"COLUMNS": "120"})
     assert "sleeping areas holds (certain) → holds (possible)" in text.output
+    # an answer that holds in some completions only is said to be possible where it appears or goes
+    path.write_text(json.dumps(RANGED_WEDDING))
+    text = CliRunner().invoke(main, ["readings", str(path), "-o", "fulton"], env={"COLUMNS": "400"})
+    [exemption] = [d for d in depends(event(RANGED_WEDDING), ["fulton"])[0]["depends_on_readings"]
+                   if d["kind"] == "exemption"]
+    assert exemption["default"] == [{"value": True, "certainty": "possible"}]
+    assert "no longer holds: wedding (possible)" in text.output
 
 
 def _items(record):

@@ -460,6 +460,13 @@ def _reading_value(value: Any) -> str:
     return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
 
 
+def _certainty_words(value: Any) -> str:
+    """Over unknown facts, " (possible)" after an answer that holds in some completions only."""
+    if isinstance(value, list) and value and all(v["certainty"] == "possible" for v in value):
+        return " (possible)"
+    return ""
+
+
 def print_readings(results: list[dict[str, Any]]) -> None:
     """`reasoner readings`: per ordinance, the choices between readings and the answers that turn on one."""
     for result in results:
@@ -491,9 +498,9 @@ def print_readings(results: list[dict[str, Any]]) -> None:
                     if item["kind"] == "status":
                         branch.add(Text(f"status: {_reading_value(item['default'])} → {_reading_value(value)}", style="bold"))
                     elif item["default"] is None:
-                        gained.append(what)
+                        gained.append(what + _certainty_words(value))
                     elif value is None:
-                        lost.append(what)
+                        lost.append(what + _certainty_words(item["default"]))
                     else:
                         changed.append(f"{what} {_reading_value(item['default'])} → {_reading_value(value)}")
                 for words, names in (("now holds", gained), ("no longer holds", lost), ("changes", changed)):
