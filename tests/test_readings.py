@@ -38,6 +38,22 @@ def test_every_choice_between_readings_has_an_alternative_and_a_reason():
     assert known["trempealeau"]["ending_at_one_am_not_into_late_hours"] == ("after_one_am", "one_am_inside")
 
 
+def test_every_alternative_reading_has_scenario_cases_on_both_sides():
+    """Issue 29's check: each alternative a registry records is chosen by at least two scenario cases (one where it
+    decides the answer, one on the other side of what it decides)."""
+    from pathlib import Path
+
+    from reasoner.quality.coverage import scenario_cases
+
+    cases = scenario_cases(Path(__file__).parent / "scenarios")
+    chosen: dict[tuple[str, str, str], int] = {}
+    for case in cases:
+        for (ordinance, interpretation), reading in case.chosen():
+            chosen[(ordinance, interpretation, reading)] = chosen.get((ordinance, interpretation, reading), 0) + 1
+    every = [(o, i, r) for o, found in ordinance_readings().items() for i, readings in found.items() for r in readings[1:]]
+    assert every and {a: chosen.get(a, 0) for a in every if chosen.get(a, 0) < 2} == {}
+
+
 @pytest.mark.parametrize("ordinance, record, reading, default, other", [
     ("fulton", WEDDING, "fulton.weddings_exempt_anywhere=listed_venues_only", "exempt", "permit_required"),
     ("trempealeau", LATE_CONCERT, "trempealeau.ending_at_one_am_not_into_late_hours=one_am_inside", "not_regulated",
