@@ -601,9 +601,13 @@ def _dates(text: str) -> list[date]:
               help="Compare one ordinance (-o) with itself: a column per date, each under the version then in force.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
               show_default=True, help="text for people; json, csv or markdown for programs and papers.")
+@click.option("--readings", "with_readings", is_flag=True,
+              help="Say where the ordinances' answers differ because of a reading of the law and where whatever the "
+                   "reading; with one ordinance, a column per alternative reading that moves an answer.")
 @READING
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
-            kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str) -> None:
+            kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str,
+            with_readings: bool) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
     exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
     ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
@@ -617,7 +621,7 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     names = _listed(ordinances, ordinance_list)
     _left_out(names)
     versions = _dates(version_dates) if version_dates is not None else None
-    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions)
+    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions, with_readings)
     _emit(tables, output_format, "print_comparison", comparison)
 
 

@@ -353,20 +353,25 @@ def _kinds(kinds: str | None, spelling: Spelling) -> tuple[str, ...]:
 
 
 def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = None,
-            versions: Sequence[date] | None = None) -> list[dict[str, Any]]:
+            versions: Sequence[date] | None = None, depends_on_readings: bool = False) -> list[dict[str, Any]]:
     """`reasoner compare`: one table per event (or the `event_id` one), a column per ordinance; `kinds` as
     "obligation,penalty" or "all". With `versions` (dates), one ordinance beside itself: a column per date, under
-    the version then in force."""
-    from reasoner.modes.compare import CompareError, compare as compare_events, compare_versions
+    the version then in force. With `depends_on_readings`, each row says whether the ordinances differ because of
+    a reading or whatever the reading; one ordinance gets a column per reading that moves an answer."""
+    from reasoner.modes.compare import CompareError, compare as compare_events, compare_readings, compare_versions
 
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
     if versions is not None and len(names) != 1:
         raise InputProblem("--versions compares one ordinance with itself: name it with -o NAME")
+    if versions is not None and depends_on_readings:
+        raise InputProblem("--versions and --readings each give the columns: use one of them")
     parsed = _kinds(kinds, events.spelling)
     try:
         if versions is not None:
             return [compare_versions(event, names[0], versions, parsed) for event in found]
+        if depends_on_readings:
+            return compare_readings(found, names, parsed)
         return compare_events(found, names, parsed)
     except CompareError as error:
         raise InputProblem(f"{events.name}: {error}") from None

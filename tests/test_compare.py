@@ -338,3 +338,101 @@ def test_a_plot_without_matplotlib_says_how_to_get_it(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["sweep", str(HARVEST), "--vary", "attendance=100..500", "-o", "gem",
                                        "--plot", str(tmp_path / "x.png")])
     assert result.exit_code == 1 and "pip install 'reasoner[plot]'" in result.output
+
+
+# ---- compare --readings (issue 29): where the answers differ because of a reading, and where whatever the reading
+
+from reasoner.law.ordinances import ordinance_readings  # noqa: E402
+from reasoner.modes.compare import compare_readings  # noqa: E402
+from reasoner.program import chosen_readings  # noqa: E402
+
+WEDDING = {"id": "farm-wedding", "kinds": ["wedding"], "attendance": {"expected_max": 800},
+           "schedule": {"start": "2027-07-10T14:00", "end": "2027-07-10T23:00"},
+           "site": {"kind": "open_land"}, "organizer": {"kind": "individual"}}
+LATE_CONCERT = {"id": "late-concert", "kinds": ["concert"], "attendance": {"expected_max": 2500},
+                "schedule": {"start": "2027-07-17T18:00", "end": "2027-07-18T01:00"},
+                "site": {"kind": "open_land"}, "organizer": {"kind": "individual"}}
+READING_CASES = [(WEDDING, ["fulton", "vermont", "village"]), (LATE_CONCERT, ["trempealeau", "gem", "fulton"])]
+
+
+def _value(row, ordinance):
+    """A row's answer for one ordinance, read off the plain table's cell: the status, or each item's value."""
+    cell = row["cells"][ordinance]
+    if row["kind"] == "status":
+        return cell["value"]
+    if row["kind"] == "reason":
+        return tuple(sorted(repr(i["holds"]) for i in cell["items"]))
+    return tuple(sorted(repr(True if i.get("value") is None else i["value"]) for i in cell["items"]))
+
+
+def _plain_tables(record, ordinances, alternatives):
+    """Plain comparisons of the event: on the defaults (None) and with each single reading chosen by hand."""
+    events = parse_events(record, "t")
+    found = {None: compare(events, ordinances, ALL_KINDS)[0]}
+    for chosen in alternatives:
+        with chosen_readings([chosen]):
+            found[chosen] = compare(events, ordinances, ALL_KINDS)[0]
+    return found
+
+
+def _row_of(tab, key):
+    return next((r for r in tab["rows"] if (r["kind"], r["name"]) == key), None)
+
+
+def _agree(row, ordinances):
+    return row is None or len({_value(row, o) for o in ordinances}) == 1
+
+
+@pytest.mark.parametrize("record, ordinances", READING_CASES, ids=["wedding", "late-concert"])
+def test_compare_readings_says_what_hand_chosen_readings_show(record, ordinances):
+    """Each verdict of compare --readings is what plain comparisons with the readings chosen by hand show: a row
+    that differs because of a reading agrees once one of the readings that move it is chosen; one that differs
+    whatever the reading still differs under every single alternative; one that agrees on the defaults only
+    differs under some reading that moves it; a row without a verdict agrees under every single alternative.
+    Interpretation rows (the notes that state a reading) get no verdict."""
+    [tab] = compare_readings(parse_events(record, "t"), ordinances, ALL_KINDS)
+    alternatives = [((o, i), r) for o in ordinances for i, rs in ordinance_readings().get(o, {}).items() for r in rs[1:]]
+    plain = _plain_tables(record, ordinances, alternatives)
+    assert any("readings" in row for row in tab["rows"])
+    for row in (r for r in tab["rows"] if r["kind"] != "interpretation"):  # notes: the readings' own words
+        key = (row["kind"], row["name"])
+        found = row.get("readings")
+        default = _agree(_row_of(plain[None], key), ordinances)
+        if found is None:
+            assert default and all(_agree(_row_of(plain[c], key), ordinances) for c in alternatives), key
+            continue
+        chosen = [((m["ordinance"], m["interpretation"]), m["reading"]) for m in found["moved_by"]]
+        if found["verdict"] == "differ_whatever_the_reading":
+            assert not default and all(not _agree(_row_of(plain[c], key), ordinances) for c in alternatives), key
+        elif found["verdict"] == "differ_because_of_a_reading":
+            assert not default and any(_agree(_row_of(plain[c], key), ordinances) for c in chosen), key
+        else:
+            assert found["verdict"] == "agree_on_the_default_readings_only"
+            assert default and any(not _agree(_row_of(plain[c], key), ordinances) for c in chosen), key
+
+
+def test_compare_readings_of_one_ordinance_sets_each_reading_beside_the_default(tmp_path):
+    """One ordinance: a column on the default readings and one per alternative that moves an answer, each the
+    plain comparison with that reading chosen by hand; the text names the verdict of several ordinances."""
+    events = parse_events(WEDDING, "t")
+    [tab] = compare_readings(events, ["fulton"], ALL_KINDS)
+    columns = [o["column"] for o in tab["ordinances"]]
+    assert columns == ["fulton on the default readings", "fulton on weddings_exempt_anywhere=listed_venues_only"]
+    [plain] = compare(events, ["fulton"], ALL_KINDS)
+    with chosen_readings([(("fulton", "weddings_exempt_anywhere"), "listed_venues_only")]):
+        [other] = compare(events, ["fulton"], ALL_KINDS)
+    for shown, by_hand in ((columns[0], plain), (columns[1], other)):
+        cells = {(r["kind"], r["name"]): r["cells"][shown]["text"] for r in tab["rows"]}
+        for row in by_hand["rows"]:
+            assert cells[(row["kind"], row["name"])] == row["cells"]["fulton"]["text"]
+    path = tmp_path / "wedding.json"
+    path.write_text(json.dumps(WEDDING))
+    text = CliRunner().invoke(main, ["compare", str(path), "-o", "fulton", "-o", "vermont", "--readings"],
+                              env={"COLUMNS": "200"})
+    assert text.exit_code == 0, text.output
+    assert ("exemption: wedding: differ because of a reading (fulton weddings_exempt_anywhere=listed_venues_only "
+            "gives none)") in text.output
+    plain_text = CliRunner().invoke(main, ["compare", str(path), "-o", "fulton", "-o", "vermont"], env={"COLUMNS": "200"})
+    assert "because of a reading" not in plain_text.output
+    refused = CliRunner().invoke(main, ["compare", str(path), "-o", "fulton", "--readings", "--versions", "2027-01-01,2027-06-01"])
+    assert refused.exit_code == 2 and "use one of them" in refused.output

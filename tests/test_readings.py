@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from reasoner.cli import main
-from reasoner.evaluate import evaluate
+from reasoner.evaluate import evaluate, evaluate_any
 from reasoner.events.loading import parse_events
 from reasoner.program import chosen_readings
 from reasoner.program import solve
@@ -36,6 +36,22 @@ def test_every_choice_between_readings_has_an_alternative_and_a_reason():
     known = ordinance_readings()
     assert known["fulton"]["weddings_exempt_anywhere"] == ("anywhere", "listed_venues_only")
     assert known["trempealeau"]["ending_at_one_am_not_into_late_hours"] == ("after_one_am", "one_am_inside")
+
+
+def test_every_alternative_reading_has_scenario_cases_on_both_sides():
+    """Issue 29's check: each alternative a registry records is chosen by at least two scenario cases (one where it
+    decides the answer, one on the other side of what it decides)."""
+    from pathlib import Path
+
+    from reasoner.quality.coverage import scenario_cases
+
+    cases = scenario_cases(Path(__file__).parent / "scenarios")
+    chosen: dict[tuple[str, str, str], int] = {}
+    for case in cases:
+        for (ordinance, interpretation), reading in case.chosen():
+            chosen[(ordinance, interpretation, reading)] = chosen.get((ordinance, interpretation, reading), 0) + 1
+    every = [(o, i, r) for o, found in ordinance_readings().items() for i, readings in found.items() for r in readings[1:]]
+    assert every and {a: chosen.get(a, 0) for a in every if chosen.get(a, 0) < 2} == {}
 
 
 @pytest.mark.parametrize("ordinance, record, reading, default, other", [
@@ -291,3 +307,66 @@ def _one(tmp_path, line):
     path = tmp_path / "one.json"
     path.write_text(line)
     return str(path)
+
+
+# ---- over unknown facts: an answer moves when a reading changes its values or its certainty
+
+LATE_CAMP = {"id": "late-camp", "kinds": ["festival"], "attendance": {"expected_max": 3000},
+             "schedule": {"start": "2027-07-17T06:00", "end": "2027-07-18T00:30"}, "site": {"kind": "open_land"},
+             "organizer": {"kind": "corporation"}, "flags": ["primary_purpose_music"], "unknown": ["flags.camping"]}
+RANGED_WEDDING = {**WEDDING, "attendance": {"expected_max": {"min": 300, "max": 800}}}
+UNKNOWN_CONCERT = {**LATE_CONCERT, "unknown": ["schedule.darkness", "flags.camping"]}
+
+
+def test_over_unknown_facts_a_reading_that_makes_a_certain_answer_possible_is_said(tmp_path):
+    """Mississippi's festival runs past midnight; whether its audience camps is unknown. On the default reading the
+    sleeping areas are owed in every completion (past midnight), on people_through_the_night only where they camp:
+    the value is the same, the certainty is not, so the answer rests on the reading (evaluate's, readings', explain's)."""
+    [report] = depends(event(LATE_CAMP), ["mississippi"])
+    [sleeping] = [d for d in report["depends_on_readings"] if d["name"] == "sleeping_areas"]
+    assert sleeping["default"] == [{"value": True, "certainty": "certain"}]
+    assert sleeping["readings"] == [{"interpretation": "sleeping_areas_when_overnight", "reading": "people_through_the_night",
+                                     "value": [{"value": True, "certainty": "possible"}]}]
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(LATE_CAMP))
+    explained = CliRunner().invoke(main, ["explain", str(path), "sleeping_areas", "-o", "mississippi", "--format", "json"])
+    assert explained.exit_code == 0, explained.output
+    [resting] = json.loads(explained.stdout)[0]["rests_on_readings"]
+    assert resting["readings"] == sleeping["readings"]
+    text = CliRunner().invoke(main, ["readings", str(path), "-o", "mississippi"], env={"COLUMNS": "120"})
+    assert "sleeping areas holds (certain) → holds (possible)" in text.output
+    # an answer that holds in some completions only is said to be possible where it appears or goes
+    path.write_text(json.dumps(RANGED_WEDDING))
+    text = CliRunner().invoke(main, ["readings", str(path), "-o", "fulton"], env={"COLUMNS": "400"})
+    [exemption] = [d for d in depends(event(RANGED_WEDDING), ["fulton"])[0]["depends_on_readings"]
+                   if d["kind"] == "exemption"]
+    assert exemption["default"] == [{"value": True, "certainty": "possible"}]
+    assert "no longer holds: wedding (possible)" in text.output
+
+
+def _items(record):
+    """Every conclusion of an evaluated record as (kind, name, value, certainty), the status among them."""
+    return {("status", "status", record["status"], "")} | {
+        (c["kind"], c["name"], repr(c.get("value") if c["kind"] != "reason" else c["holds"]), c.get("certainty", ""))
+        for c in record["conclusions"] if c["kind"] != "interpretation"}
+
+
+@pytest.mark.parametrize("record, ordinance", [(LATE_CAMP, "mississippi"), (RANGED_WEDDING, "fulton"),
+                                               (UNKNOWN_CONCERT, "trempealeau"), (UNKNOWN_CONCERT, "connecticut")])
+def test_over_unknown_facts_what_a_reading_moves_is_what_a_hand_chosen_evaluation_changes(record, ordinance):
+    """For an event with unknown facts, the answers said to turn on a reading are exactly those whose values or
+    certainty (certain in every completion, possible in some) differ between the default and a plain evaluation
+    with that reading chosen by hand; every other answer is the same on every single reading."""
+    the_event = event(record)
+    assert the_event.has_unknowns
+    [report] = depends(the_event, [ordinance])
+    said = {(d["kind"], d["name"], u["interpretation"], u["reading"]) for d in report["depends_on_readings"]
+            for u in d["readings"]}
+    default = _items(evaluate_any([the_event], [ordinance])[0])
+    found = set()
+    for interpretation, readings in ordinance_readings()[ordinance].items():
+        for reading in readings[1:]:
+            with chosen_readings([((ordinance, interpretation), reading)]):
+                other = _items(evaluate_any([the_event], [ordinance])[0])
+            found |= {(k, n, interpretation, reading) for k, n, _, _ in default ^ other}
+    assert said == found

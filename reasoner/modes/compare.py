@@ -206,11 +206,13 @@ def _status_cell(result: dict[str, Any]) -> dict[str, Any]:
             "clauses": clauses, "items": []}
 
 
-def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAULT_KINDS) -> dict[str, Any]:
-    """The comparison table of one event from its evaluate records (one per ordinance, in column order)."""
+def table(event_results: Sequence[dict[str, Any]], kinds: Sequence[str] = DEFAULT_KINDS,
+          more: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """The comparison table of one event from its evaluate records (one per ordinance, in column order); `more`
+    adds rows (kind, name) no record concludes (what holds only on another reading)."""
     ordinances = [column(r) for r in event_results]
     by_ordinance = {column(r): r for r in event_results}
-    keys: set[tuple[str, str]] = set()
+    keys: set[tuple[str, str]] = {key for key in more if key[0] in kinds and key[0] != "status"}
     for result in event_results:
         keys |= {(c["kind"], c["name"]) for c in result["conclusions"] if c["kind"] in kinds}
     rows = []
@@ -267,6 +269,103 @@ def compare(events: Sequence[Event], ordinances: Sequence[str] | None = None,
     return tables
 
 
+# ---------------------------------------------------------------- readings (issue 29)
+
+def _row_key(row: dict[str, Any]) -> tuple[str, str]:
+    return ("status", "status") if row["kind"] == "status" else (row["kind"], row["name"])
+
+
+def _verdict(row: dict[str, Any], defaults: dict[str, dict], moved: dict[str, dict]) -> dict[str, Any] | None:
+    """Whether the ordinances' answers on one row differ because of a reading: each ordinance's answer on its
+    default readings and on each alternative alone (the others at their defaults) that moves it. They differ
+    whatever the reading when no choice of one answer per ordinance agrees; because of a reading when they differ
+    on the defaults but some choice agrees, or agree on the defaults but some alternative makes them differ."""
+    key = _row_key(row)
+    options = {o: [(None, defaults[o].get(key))] + [(u, u["value"]) for u in moved[o].get(key, ())] for o in defaults}
+    by_reading = [{"ordinance": o, "interpretation": u["interpretation"], "reading": u["reading"], "value": value}
+                  for o, found in options.items() for u, value in found if u is not None]
+    shown = {o: {repr(value) for _, value in found} for o, found in options.items()}
+    differ = len({repr(defaults[o].get(key)) for o in defaults}) > 1
+    if not differ and not by_reading:
+        return None
+    if differ:
+        verdict = "differ_because_of_a_reading" if set.intersection(*shown.values()) else "differ_whatever_the_reading"
+    else:
+        verdict = "agree_on_the_default_readings_only"
+    return {"verdict": verdict, "moved_by": by_reading}
+
+
+def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None = None,
+                     kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """`compare --readings`. Several ordinances: the table of `compare`, each row whose answers differ, or that an
+    alternative reading moves, saying whether they differ because of a reading or whatever the reading
+    (`readings` on the row). One ordinance: a column for its default readings and one for each alternative reading
+    that moves an answer of the event, so the table is the answer under each reading side by side."""
+    from reasoner.evaluate import evaluate_any
+    from reasoner.modes.readings import answers, depending_on_readings
+    from reasoner.program import chosen_readings
+
+    chosen = check_ordinances(ordinances)
+    results = evaluate_any(events, chosen)
+    tables = []
+    for event in events:
+        mine = [r for r in results if r["event"] == event.id]
+        depending = {r["ordinance"]: depending_on_readings(event, r) for r in mine}
+        more = {(d["kind"], d["name"]) for found in depending.values() for d in found}
+        if len(mine) == 1:
+            [record] = mine
+            alternatives = dict.fromkeys((u["interpretation"], u["reading"]) for d in depending[record["ordinance"]]
+                                         for u in d["readings"])
+            columns = [{**record, "column": f"{record['ordinance']} on the default readings"}]
+            for interpretation, reading in alternatives:
+                with chosen_readings([((record["ordinance"], interpretation), reading)]):
+                    [other] = evaluate_any([event], [record["ordinance"]])
+                columns.append({**other, "column": f"{record['ordinance']} on {interpretation}={reading}"})
+            tables.append(table(columns, kinds, sorted(more)))
+            continue
+        tab = table(mine, kinds, sorted(more))
+        defaults = {r["ordinance"]: answers(r) for r in mine}
+        moved = {o: {(d["kind"], d["name"]): d["readings"] for d in found} for o, found in depending.items()}
+        for row in tab["rows"]:
+            if (verdict := _verdict(row, defaults, moved)) is not None:
+                row["readings"] = verdict
+        tables.append(tab)
+    return tables
+
+
+VERDICT_TEXT = {"differ_because_of_a_reading": "differ because of a reading",
+                "differ_whatever_the_reading": "differ whatever the reading",
+                "agree_on_the_default_readings_only": "agree on the default readings only"}
+
+
+def verdict_lines(tab: dict[str, Any]) -> list[str]:
+    """What `compare --readings` says under a table of several ordinances: per row that turns on a reading, the
+    verdict and the readings that move it."""
+    lines = []
+    for row in tab["rows"]:
+        found = row.get("readings")
+        if found is None or (found["verdict"] == "differ_whatever_the_reading" and not found["moved_by"]):
+            continue
+        moves = "; ".join(f"{m['ordinance']} {m['interpretation']}={m['reading']} gives {_value_words(m['value'])}"
+                          for m in found["moved_by"])
+        lines.append(f"{row_label(row)}: {VERDICT_TEXT[found['verdict']]}" + (f" ({moves})" if moves else ""))
+    apart = [row_label(row) for row in tab["rows"] if row.get("readings", {}).get("verdict") == "differ_whatever_the_reading"
+             and not row["readings"]["moved_by"]]
+    if apart:
+        lines.append(f"{len(apart)} row(s) differ whatever the reading, no reading moving them: {', '.join(apart)}")
+    return lines
+
+
+def _value_words(value: Any) -> str:
+    if value is None:
+        return "none"
+    if value is True:
+        return "holds"
+    if isinstance(value, list):  # over unknown facts: each value with its certainty
+        return ", ".join(f"{_value_words(v['value'])} ({v['certainty']})" for v in value)
+    return str(value).replace("_", " ")
+
+
 def column(record: dict[str, Any]) -> str:
     """A table's column for one evaluate record: its ordinance, or the ordinance as in force on a date."""
     return record.get("column", record["ordinance"])
@@ -305,13 +404,17 @@ def to_csv(tables: Sequence[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     ordinances = [o["column"] for o in tables[0]["ordinances"]] if tables else []
-    writer.writerow(["event", "kind", "name", "unit", "rule", *ordinances, "strictest"])
+    verdicts = any("readings" in row for tab in tables for row in tab["rows"])  # compare --readings
+    writer.writerow(["event", "kind", "name", "unit", "rule", *ordinances, "strictest", *(["readings"] if verdicts else [])])
     for tab in tables:
         for row in tab["rows"]:
             cells = row["cells"]
             strictest = " ".join(o for o in ordinances if cells[o]["strictest"])
+            found = row.get("readings")
+            said = [VERDICT_TEXT[found["verdict"]] + "".join(f"; {m['ordinance']} {m['interpretation']}={m['reading']}"
+                                                             for m in found["moved_by"])] if found else [""]
             writer.writerow([tab["event"], row["kind"], row["name"], row["unit"] or "", row["rule"] or "",
-                             *(cells[o]["text"] for o in ordinances), strictest])
+                             *(cells[o]["text"] for o in ordinances), strictest, *(said if verdicts else [])])
     return out.getvalue()
 
 
@@ -334,6 +437,9 @@ def to_markdown(tables: Sequence[dict[str, Any]]) -> str:
                 text = _md(cell["text"])
                 texts.append(f"**{text}**" if cell["strictest"] else text)
             lines.append(f"| {_md(row_label(row))} | " + " | ".join(texts) + " |")
+        said = verdict_lines(tab)
+        if said:
+            lines += ["", *(f"- {_md(line)}" for line in said)]
         parts.append("\n".join(lines))
     legend = ("\n\nBold: the strictest where the ordinances differ (compare.py states the rule per row). "
               "*not regulated*: the ordinance does not reach the event; *no such requirement*: it does, "

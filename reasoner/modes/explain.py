@@ -687,15 +687,17 @@ def explain(event: Event, ordinance: str, conclusion: str | None = None, reading
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not; with `readings` (the explain command), the answers
     among them an alternative reading moves (an evaluation per alternative: the report and whatif go without)."""
+    result: dict[str, Any]
     if event.has_unknowns:
-        return explain_uncertain(event, ordinance, conclusion)
-    explainer = Explainer(event, [ordinance], why_not=conclusion)
-    atoms = explainer.conclusion_atoms(ordinance, conclusion)
-    result: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
-                              "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
-    if conclusion and not atoms:
-        result["why_not"] = _why_not_named(explainer, ordinance, conclusion)
-    if readings:
+        result = explain_uncertain(event, ordinance, conclusion)
+    else:
+        explainer = Explainer(event, [ordinance], why_not=conclusion)
+        atoms = explainer.conclusion_atoms(ordinance, conclusion)
+        result = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
+                  "holds": bool(atoms), "trees": [explainer.why(a) for a in atoms], "why_not": []}
+        if conclusion and not atoms:
+            result["why_not"] = _why_not_named(explainer, ordinance, conclusion)
+    if readings:  # over unknown facts too: a reading that makes a possible answer certain moves it
         from reasoner.modes.readings import rests_on
 
         # only when one does: an answer no reading moves is explained as before, byte for byte

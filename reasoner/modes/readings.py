@@ -34,11 +34,23 @@ def _shown(item: dict[str, Any]) -> Any:
     return value if value is not None else True
 
 
-def _answers(record: dict[str, Any]) -> dict[tuple[str, str], Any]:
+def answers(record: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    """Each answer of an evaluated record by (kind, name). Over unknown facts a conclusion may hold in some
+    completions only, and with several values (a reason yes in some, no in others): its answer is then every value
+    it takes with its certainty, so that a reading which makes a possible answer certain, or adds a value, moves it."""
     found: dict[tuple[str, str], Any] = {("status", "status"): record["status"]}
+    if not record.get("unknown"):
+        for item in record["conclusions"]:
+            if item["kind"] != "interpretation":
+                found[_key(item)] = _shown(item)
+        return found
+    values: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for item in record["conclusions"]:
         if item["kind"] != "interpretation":
-            found[_key(item)] = _shown(item)
+            values.setdefault(_key(item), set()).add((repr(_shown(item)), item.get("certainty", "certain")))
+    by_text = {repr(_shown(i)): _shown(i) for i in record["conclusions"]}
+    for key, pairs in values.items():
+        found[key] = [{"value": by_text[text], "certainty": certainty} for text, certainty in sorted(pairs)]
     return found
 
 
@@ -83,12 +95,12 @@ def _count(readings: dict[str, tuple[str, ...]]) -> int:
 def _moved(event: Event, ordinance: str, default: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """Each answer of `default` (the ordinance's record for the event) that one alternative reading, the others
     left as they are, moves: the alternatives that move it, with its value under each."""
-    base = _answers(default)
+    base = answers(default)
     moved: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for interpretation, readings in ordinance_readings().get(ordinance, {}).items():
         for reading in readings[1:]:
             with chosen_readings([((ordinance, interpretation), reading)]):
-                other = _answers(evaluate_any([event], [ordinance])[0])
+                other = answers(evaluate_any([event], [ordinance])[0])
             for key in sorted(set(base) | set(other)):
                 if base.get(key) != other.get(key):
                     moved.setdefault(key, []).append({"interpretation": interpretation, "reading": reading,
@@ -97,7 +109,7 @@ def _moved(event: Event, ordinance: str, default: dict[str, Any]) -> dict[tuple[
 
 
 def _depending(default: dict[str, Any], moved: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    base = _answers(default)
+    base = answers(default)
     depending = [{"kind": kind, "name": name, "default": base.get((kind, name)), "readings": under}
                  for (kind, name), under in moved.items()]
     depending.sort(key=lambda d: (d["kind"] != "status", d["kind"], d["name"]))
@@ -136,7 +148,7 @@ def depends(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
     known = ordinance_readings()
     for ordinance in ordinances:
         default = evaluate_any([event], [ordinance])[0]
-        base = _answers(default)
+        base = answers(default)
         moved = _moved(event, ordinance, default)
         # over unknown facts the combinations are not solved at once (each single reading above still is)
         combined = bool(known.get(ordinance)) and not event.has_unknowns

@@ -316,8 +316,13 @@ class _Checker:
                                  f"records the reading {name}, which no rule reads")
         self.report.counts["choices_between_readings"] = choices
         # issue 29's review: each interpretation either chooses between readings or says why it chooses nothing
-        self.report.counts["interpretations_not_reviewed"] = sum(
-            1 for entry in interpretations.values() if not entry.get("reading") and not entry.get("chooses_nothing"))
+        unreviewed = [nid for nid, entry in interpretations.items()
+                      if not entry.get("reading") and not entry.get("chooses_nothing")]
+        for nid in unreviewed:
+            self.problem(f"encodings/{self.ordinance}.yaml: interpretation {nid}",
+                         "is not reviewed: it neither chooses between readings (`reading:` and `alternatives:`) nor "
+                         "says why it chooses nothing (`chooses_nothing:`)")
+        self.report.counts["interpretations_not_reviewed"] = len(unreviewed)
 
     # -- vocabulary names
 

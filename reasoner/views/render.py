@@ -453,9 +453,18 @@ def print_questions(report: dict[str, Any]) -> None:
 def _reading_value(value: Any) -> str:
     if value is None:
         return "does not hold"
+    if isinstance(value, list):  # over unknown facts: each value the answer takes, certain or possible
+        return ", ".join(f"{_reading_value(v['value'])} ({v['certainty']})" for v in value)
     if value is True:
         return "holds"
     return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _certainty_words(value: Any) -> str:
+    """Over unknown facts, " (possible)" after an answer that holds in some completions only."""
+    if isinstance(value, list) and value and all(v["certainty"] == "possible" for v in value):
+        return " (possible)"
+    return ""
 
 
 def print_readings(results: list[dict[str, Any]]) -> None:
@@ -489,9 +498,9 @@ def print_readings(results: list[dict[str, Any]]) -> None:
                     if item["kind"] == "status":
                         branch.add(Text(f"status: {_reading_value(item['default'])} → {_reading_value(value)}", style="bold"))
                     elif item["default"] is None:
-                        gained.append(what)
+                        gained.append(what + _certainty_words(value))
                     elif value is None:
-                        lost.append(what)
+                        lost.append(what + _certainty_words(item["default"]))
                     else:
                         changed.append(f"{what} {_reading_value(item['default'])} → {_reading_value(value)}")
                 for words, names in (("now holds", gained), ("no longer holds", lost), ("changes", changed)):
@@ -556,7 +565,7 @@ def print_whatif(report: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- comparisons, sweeps, thresholds
 
 def print_comparison(tables: list[dict[str, Any]]) -> None:
-    from reasoner.modes.compare import row_label
+    from reasoner.modes.compare import row_label, verdict_lines
 
     for tab in tables:
         ordinances = [o["column"] for o in tab["ordinances"]]
@@ -574,6 +583,8 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
                 texts.append(Text(("★ " if cell["strictest"] else "") + cell["text"], style=style))
             table.add_row(words(row_label(row)) if row["kind"] != "status" else Text("permit required", style="bold"), *texts)
         console.print(table)
+        for line in verdict_lines(tab):  # compare --readings
+            console.print(Text(line, style="yellow"))
     console.print(Text("★ strictest where the ordinances differ; 'not regulated': the ordinance does not reach the event; "
                        "'no such requirement': it does, but has no such conclusion.", style="dim"))
 
