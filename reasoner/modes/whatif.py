@@ -100,10 +100,13 @@ def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
 
 
 def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = (),
-           allow: Sequence[str] = ()) -> dict[str, Any]:
-    """The smallest change to `event` that makes `conclusion` flip under `ordinance`.
+           allow: Sequence[str] = (), proposals: int = 1) -> dict[str, Any]:
+    """The smallest change to `event` that makes `conclusion` flip under `ordinance`, and up to `proposals` - 1
+    next smallest (`alternatives`, ranked), each leaving alone some fact every earlier one changes.
     `keep` names fact groups that may not change; `allow` releases groups kept by default.
     Over unknown facts only the known facts change, and the conclusion must come out so in every completion."""
+    if proposals < 1:
+        raise WhatIfError(f"--proposals {proposals}: ask for at least one proposal")
     unknown_groups = (set(keep) | set(allow)) - set(GROUPS)
     keep = tuple(sorted(set(keep) | (set(KEPT_BY_DEFAULT) - set(allow))))
     if unknown_groups:
@@ -118,20 +121,28 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
     base, facts = _search_facts(event, ordinance, conclusion, free, "absent" if currently else "holds", set())
     program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
                .add_atoms(base).add_atoms(facts).ground())
-    best: list[clingo.Symbol] | None = None
-    chosen: list[clingo.Symbol] = []
-    for model in program.models():
-        best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+    found: list[dict[str, Any]] = []
+    for rank in range(proposals):
+        best: list[clingo.Symbol] | None = None
+        chosen: list[clingo.Symbol] = []
+        for model in program.models():
+            best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+        if best is None:
+            break
+        changed = _apply(event, chosen, free)
+        [after] = evaluate([changed], [ordinance])
+        holds_after = holds(after, conclusion)
+        found.append({"changes": _describe_changes(event, changed), "holds_after": holds_after,
+                      "verified": holds_after != currently,
+                      "clauses": _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)})
+        if rank + 1 < proposals:
+            program.add_step("proposed", [clingo.Number(rank)],
+                             [clingo.Function("_proposed", [clingo.Number(rank), *a.arguments]) for a in best if a.name == "_touched"])
     report: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
-                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": best is not None}
-    if best is None:
-        return report
-    changed = _apply(event, chosen, free)
-    [after] = evaluate([changed], [ordinance])
-    report["changes"] = _describe_changes(event, changed)
-    report["holds_after"] = holds(after, conclusion)
-    report["verified"] = report["holds_after"] != currently
-    report["clauses"] = _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)
+                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": bool(found)}
+    if found:
+        report.update(found[0])
+        report["alternatives"] = found[1:]
     return report
 
 

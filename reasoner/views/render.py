@@ -548,9 +548,22 @@ def print_whatif(report: dict[str, Any]) -> None:
     if report.get("clauses"):
         root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
     if report["found"]:
-        root.add(Text("checked: the changed event " + ("no longer has" if report["holds_now"] else "has") + " it"
-                      if report.get("verified") else "NOT confirmed by evaluating the changed event", style="green" if report.get("verified") else "red"))
+        root.add(_checked(report, report["holds_now"]))
+    if report.get("alternatives"):
+        others = root.add(Text("or instead, the next smallest:", style="bold"))
+        for rank, proposal in enumerate(report["alternatives"], start=2):
+            branch = others.add(Text(f"{rank}. " + "; ".join(f"{c['fact']}: {c['from']} → {c['to']}" for c in proposal["changes"])))
+            if proposal.get("clauses"):
+                branch.add(Text(f"because of {', '.join(proposal['clauses'])}", style="cyan"))
+            branch.add(_checked(proposal, report["holds_now"]))
     console.print(root)
+
+
+def _checked(proposal: dict[str, Any], held: bool) -> Text:
+    """Whether evaluating the changed event confirmed the proposal."""
+    if proposal.get("verified"):
+        return Text("checked: the changed event " + ("no longer has" if held else "has") + " it", style="green")
+    return Text("NOT confirmed by evaluating the changed event", style="red")
 
 
 # ---------------------------------------------------------------- comparisons, sweeps, thresholds

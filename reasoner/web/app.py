@@ -84,6 +84,8 @@ class WhatifRequest(EventInput):
     flip: str = Field(description="permit_required, or a conclusion's name.")
     keep: list[str] = Field([], description="Facts that may not change: attendance, schedule, site, flags, special_services.")
     allow: list[str] = Field([], description="Also let these change: organizer, kinds.")
+    proposals: int = Field(library.PROPOSALS, ge=1, le=20,
+                           description="How many proposals at most: the smallest, then the next smallest, ranked.")
     event_id: str | None = None
 
 

@@ -1,0 +1,88 @@
+"""What if, as a clerk asks it (issue 32): the few smallest changes, ranked, each one the facts allow and each
+a change the law turns on; filing earlier is the first answer to a late application."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from reasoner import service
+from reasoner.cli import main
+from reasoner.evaluate import evaluate
+from reasoner.events.loading import load_events
+from reasoner.events.model import Event
+from reasoner.modes.whatif import holds
+
+EVENTS = Path(__file__).resolve().parent.parent / "facts" / "events"
+ROAD_RACE, FUN_RUN, HARVEST = (EVENTS / name for name in ("compare-5k-road-race.yaml", "vermont-fun-run.yaml",
+                                                            "harvest-music-festival.yaml"))
+
+
+def changed(event: Event, changes: list[dict[str, Any]]) -> Event:
+    """The event with a proposal's changes made by hand, from their paths: a name put in or taken out of a list
+    (flags.NAME, site.flags.NAME), or a field given its new value."""
+    data = event.model_dump(mode="json")
+    for change in changes:
+        *path, last = change["fact"].split(".")
+        place = data
+        for key in path:
+            place = place[key]
+        if isinstance(place, list):
+            place.remove(last) if change["from"] is True else place.append(last)
+        else:
+            place[last] = change["to"]
+        if change["fact"] == "attendance.expected_max":  # the split by sex keeps its proportions, as whatif's does
+            for sex in ("female", "male"):
+                if place[sex] is not None:
+                    place[sex] = place[sex] * change["to"] // change["from"]
+    return Event.model_validate_json(json.dumps(data))
+
+
+def proposals(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [report, *report.get("alternatives", [])] if report["found"] else []
+
+
+def whatif(path: Path, ordinance: str, flip: str, *options: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["whatif", str(path), "-o", ordinance, "--flip", flip, "--format", "json", *options],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.mark.parametrize("path, ordinance, flip", [(ROAD_RACE, "vermont", "permit_required"),
+                                                   (HARVEST, "trempealeau", "permit_required"),
+                                                   (FUN_RUN, "vermont", "permit_required")])
+def test_whatif_gives_the_few_smallest_proposals_ranked_each_another_way(path, ordinance, flip):
+    report = whatif(path, ordinance, flip)
+    found = proposals(report)
+    assert len(found) == service.PROPOSALS, report
+    [event] = load_events(path)
+    for earlier, proposal in enumerate(found):
+        # made by hand, each proposal flips the conclusion
+        [after] = evaluate([changed(event, proposal["changes"])], [ordinance])
+        assert holds(after, flip) != report["holds_now"], proposal
+        # and it is not an earlier proposal with more changes
+        facts = {c["fact"] for c in proposal["changes"]}
+        assert all(not {c["fact"] for c in before["changes"]} <= facts for before in found[:earlier]), found
+    # fewest facts first
+    sizes = [len(p["changes"]) for p in found]
+    assert sizes == sorted(sizes)
+
+
+def test_whatif_gives_as_many_proposals_as_asked():
+    assert len(proposals(whatif(ROAD_RACE, "vermont", "permit_required", "--proposals", "1"))) == 1
+    assert len(proposals(whatif(ROAD_RACE, "vermont", "permit_required", "--proposals", "5"))) == 5
+
+
+def test_the_cli_prints_the_next_smallest_proposals_under_the_first():
+    result = CliRunner().invoke(main, ["whatif", str(ROAD_RACE), "-o", "vermont", "--flip", "permit_required"],
+                                env={"COLUMNS": "200"}, catch_exceptions=False)
+    report = whatif(ROAD_RACE, "vermont", "permit_required")
+    lines = result.output.splitlines()
+    assert any("or instead, the next smallest:" in line for line in lines), result.output
+    for rank, proposal in enumerate(report["alternatives"], start=2):
+        change = proposal["changes"][0]
+        assert any(f"{rank}. {change['fact']}: {change['from']} → {change['to']}" in line for line in lines), result.output
