@@ -432,9 +432,9 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 @click.option("--ordinance", "-o", "ordinance", required=True, multiple=True, metavar="NAME",
               help="The ordinance to ask about (one).")
 @click.option("--flip", "conclusion", required=True, metavar="CONCLUSION",
-              help="permit_required, or a conclusion's name (an obligation, exemption, restriction, ground, ...).")
+              help="permit_required, a conclusion's name (an obligation, exemption, restriction, ground, ...) or a kind (late).")
 @click.option("--keep", multiple=True, metavar="GROUP",
-              help="Facts that may not change: attendance, schedule, site, flags, special_services (repeatable).")
+              help="Facts that may not change: attendance, schedule, site, flags, special_services, filing (repeatable).")
 @click.option("--allow", multiple=True, metavar="GROUP", help="Also let these change: organizer, kinds (kept by default).")
 @click.option("--proposals", type=click.IntRange(min=1), default=service.PROPOSALS, show_default=True, metavar="N",
               help="How many proposals at most: the smallest, then the next smallest, each not an earlier one with more changes.")

@@ -3,6 +3,7 @@ a change the law turns on; filing earlier is the first answer to a late applicat
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +87,48 @@ def test_the_cli_prints_the_next_smallest_proposals_under_the_first():
     for rank, proposal in enumerate(report["alternatives"], start=2):
         change = proposal["changes"][0]
         assert any(f"{rank}. {change['fact']}: {change['from']} → {change['to']}" in line for line in lines), result.output
+
+
+# ---------------------------------------------------------------- filing earlier (or later)
+
+FILED = sorted(path for path in EVENTS.glob("*.yaml") if "filed:" in path.read_text(encoding="utf-8"))
+
+
+def filing_deadlines(event: Event, ordinance: str) -> list[date]:
+    [record] = evaluate([event], [ordinance])
+    return sorted(date.fromisoformat(c["value"]) for c in record["conclusions"]
+                  if c["kind"] == "deadline" and c["name"] == "application_filing")
+
+
+def filed_on(event: Event, day: date) -> Event:
+    return event.model_copy(update={"application": event.application.model_copy(update={"filed": day})})
+
+
+# for each ordinance, the first example event with an application that it gives a filing deadline
+CASES = list({ordinance: (path, ordinance) for path in reversed(FILED) for ordinance in service.chosen(())
+              if filing_deadlines(load_events(path)[0], ordinance)}.values())
+
+
+@pytest.mark.parametrize("days_late", [1, 9])
+@pytest.mark.parametrize("path, ordinance", CASES, ids=[f"{p.stem}-{o}" for p, o in CASES])
+def test_a_late_filing_is_first_told_to_file_by_the_deadline(path, ordinance, days_late):
+    [event] = load_events(path)
+    last = filing_deadlines(event, ordinance)[0]  # the earliest, where a text has several
+    late = filed_on(event, last + timedelta(days=days_late))
+    report = service.whatif(service.Events(event=late.model_dump(mode="json")), ordinance, "late")
+    assert report["holds_now"] and report["verified"], report
+    assert report["changes"][0] == {"fact": "application.filed", "from": (last + timedelta(days=days_late)).isoformat(),
+                                    "to": last.isoformat()}, report
+    [after] = evaluate([filed_on(event, last)], [ordinance])
+    assert not holds(after, "late") and holds(after, "on_time")
+
+
+@pytest.mark.parametrize("path, ordinance", CASES, ids=[f"{p.stem}-{o}" for p, o in CASES])
+def test_a_filing_on_the_deadline_is_late_from_the_day_after(path, ordinance):
+    [event] = load_events(path)
+    deadlines = filing_deadlines(event, ordinance)
+    on_time = filed_on(event, deadlines[0])
+    report = service.whatif(service.Events(event=on_time.model_dump(mode="json")), ordinance, "late")
+    assert not report["holds_now"] and report["verified"], report
+    assert report["changes"][0] == {"fact": "application.filed", "from": deadlines[0].isoformat(),
+                                    "to": (deadlines[0] + timedelta(days=1)).isoformat()}, report

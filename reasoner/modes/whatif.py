@@ -9,7 +9,7 @@ evaluating the changed event on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import clingo
@@ -33,6 +33,7 @@ GROUPS = {
     "special_services": ("special_service",),
     "organizer": ("sponsor", "organizer_kind"),
     "kinds": ("event_kind",),
+    "filing": ("filed",),
 }
 assert all(p in INPUT for group in GROUPS.values() for p in group)
 # Who organizes the event and what it is are kept unless the user allows them to change.
@@ -59,7 +60,8 @@ MAX_COST = 1 << 30
 
 
 def check_conclusion(ordinance: str, conclusion: str) -> None:
-    """Refuse a name no conclusion of the ordinance can carry (the same names `explain` takes)."""
+    """Refuse a name no conclusion of the ordinance can carry (the same names `explain` takes): a conclusion's
+    name, or the kind of some conclusion it has (late: filed after any deadline)."""
     from reasoner.modes.explain import unknown_conclusion
 
     problem = unknown_conclusion(conclusion, [ordinance])
@@ -67,7 +69,7 @@ def check_conclusion(ordinance: str, conclusion: str) -> None:
         raise WhatIfError(f"--flip {conclusion!r}: {problem}")
     from reasoner.modes.catalog import catalog
 
-    if conclusion not in {entry["name"] for entry in catalog(ordinance)}:  # a word of the rules, as note or show
+    if conclusion not in {entry[key] for entry in catalog(ordinance) for key in ("name", "kind")}:  # a word of the rules, as note or show
         raise WhatIfError(f"--flip {conclusion!r}: no conclusion of {ordinance} is named so; "
                           f"`reasoner conclusions {ordinance}` lists those --flip takes")
 
@@ -179,6 +181,9 @@ def _search_facts(event: Event, ordinance: str, conclusion: str, free: Sequence[
                 options.append((atom, _percent(abs(int((t - session.end).total_seconds() // 60)), length)))
             facts.extend(clingo.Function("_change", [clingo.Function("schedule"), clingo.Function("session", [clingo.Number(index)]),
                                                      atom, clingo.Number(cost)]) for atom, cost in options)
+    if "filing" in free and event.application is not None and event.application.filed is not None:
+        # the day filed now; modes.lp adds each filing deadline's day (the latest on time) and the day after it
+        alternatives("filing", [(clingo.Function("filed", [e, clingo.Number(event.application.filed.toordinal())]), 0)])
     if "site" in free:
         alternatives("site", [(clingo.Function("site_kind", [e, clingo.Function(k)]), SITE_CHANGE * (k != event.site.kind))
                               for k in names("site_kinds")])
@@ -316,6 +321,8 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str], un
             data["schedule"]["end"] = runs[0].end
         else:
             data["schedule"].update(sessions=[s.model_dump() for s in runs], daily=None)
+    if "filing" in free and event.application is not None and event.application.filed is not None:
+        data["application"]["filed"] = date.fromordinal(args("filed")[0][0].number)
     if "site" in free:
         if "site.kind" not in unknown:
             data["site"]["kind"] = args("site_kind")[0][0].name
@@ -339,11 +346,16 @@ def _end_text(session: Session) -> str:
         f"{end.min.isoformat(timespec='minutes')}..{end.max.isoformat(timespec='minutes')}"
 
 
+def _filed_text(event: Event) -> str | None:
+    return None if event.application is None or event.application.filed is None else event.application.filed.isoformat()
+
+
 def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
     found = []
     single = before.schedule.start is not None
     pairs = [("attendance.expected_max", before.attendance.expected_max, after.attendance.expected_max),
              *((("schedule.end" if single else f"schedule.sessions[{i}].end"), _end_text(old), _end_text(new)) for i, (old, new) in enumerate(zip(before.schedule.runs, after.schedule.runs))),
+             ("application.filed", _filed_text(before), _filed_text(after)),
              ("site.kind", before.site.kind, after.site.kind), ("organizer.sponsor", before.organizer.sponsor, after.organizer.sponsor),
              ("organizer.kind", before.organizer.kind, after.organizer.kind)]
     for path, old, new in pairs:
@@ -359,9 +371,11 @@ def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
 
 
 def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, ordinance: str, was_holding: bool) -> list[str]:
-    """The clauses of the conclusion where it holds; where it stopped holding, the clause of the failed condition."""
+    """The clauses of the conclusion where it holds; where it stopped holding, the clause of the failed condition
+    (else, as for a kind such as late, which explain does not trace, the clauses the conclusion held by)."""
+    held = sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
     if not was_holding:
-        return sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
+        return held
     from reasoner.modes.explain import explain
 
     report = explain(changed, ordinance, conclusion)
@@ -380,4 +394,4 @@ def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, or
 
     for node in report["why_not"]:
         walk(node)
-    return found
+    return found or held
