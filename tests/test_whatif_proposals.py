@@ -132,3 +132,34 @@ def test_a_filing_on_the_deadline_is_late_from_the_day_after(path, ordinance):
     assert not report["holds_now"] and report["verified"], report
     assert report["changes"][0] == {"fact": "application.filed", "from": deadlines[0].isoformat(),
                                     "to": (deadlines[0] + timedelta(days=1)).isoformat()}, report
+
+
+# ---------------------------------------------------------------- changes the facts allow
+
+def ruled_out(event: Event) -> set[str]:
+    """The yes/no facts the vocabulary rules out beside the event's other facts, as whatif's paths name them."""
+    from reasoner.events.atoms import event_atoms
+    from reasoner.program import Program
+
+    model = Program(["vermont"]).add_atoms(event_atoms(1, event)).ground().first_model(shown=False) or []
+    paths = {"site": "site.flags", "feature": "flags", "special_service": "special_services"}
+    return {f"{paths[fact.name]}.{fact.arguments[1].name}" for atom in model if atom.name == "ruled_out"
+            for fact in [atom.arguments[1]]}
+
+
+@pytest.mark.parametrize("flip", ["permit_required", "properly_zoned_land"])
+def test_no_proposal_makes_a_road_race_held_on_properly_zoned_land(flip):
+    [race] = load_events(ROAD_RACE)
+    report = service.whatif(service.Events(path=str(ROAD_RACE)), "vermont", flip, proposals=8)
+    assert report["found"]
+    for proposal in proposals(report):
+        after = changed(race, proposal["changes"])
+        # a proposal may move the race off the road (to a park that is zoned for it), never zone the road
+        assert not (after.site.kind == "public_road" and "properly_zoned" in after.site.flags), proposal
+        assert not {c["fact"] for c in proposal["changes"] if c["to"] is True} & ruled_out(after), proposal
+    assert race.site.kind == "public_road" and "site.flags.properly_zoned" in ruled_out(race)
+    # on open land, zoning is a change the facts allow
+    farm = race.model_copy(update={"site": race.site.model_copy(update={"kind": "open_land"})})
+    assert "site.flags.properly_zoned" not in ruled_out(farm)
+    zoned = service.whatif(service.Events(event=farm.model_dump(mode="json")), "vermont", "properly_zoned_land")
+    assert {"fact": "site.flags.properly_zoned", "from": False, "to": True} in zoned["changes"], zoned
