@@ -167,8 +167,12 @@ def _fields_at(location: tuple) -> list[str]:
         field = getattr(model, "model_fields", {}).get(part)
         if field is None:
             return []
-        candidates = [field.annotation, *typing.get_args(field.annotation)]
-        model = next((c for c in candidates if isinstance(c, type) and hasattr(c, "model_fields")), None)
+        candidates, model = [field.annotation], None
+        while candidates and model is None:  # list[Session] | None: the model inside the list inside the union
+            annotation = candidates.pop(0)
+            if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+                model = annotation
+            candidates += typing.get_args(annotation)
         if model is None:
             return []
     return list(getattr(model, "model_fields", {}))
@@ -199,7 +203,7 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
                 where = f"{prefix}.{where}" if where else prefix
             detail = ("a key is null (written ~, null or left empty); name a field" if given is None
                       else "a key is not a name; name a field")
-        elif item["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        elif item["type"] in _MAPPING_ERRORS:
             detail = "should be a mapping of fields (key: value)"
         if item["type"] == "extra_forbidden" and location and isinstance(location[-1], str):
             fields = _fields_at(location[:-1])
@@ -230,9 +234,19 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
                 item["type"] == "invalid_key" and given is None):
             detail += f" (given: {shown(given)})"
         found.append((where, detail))
-    # A field reported missing because it was misspelt is said once, at the misspelling.
+    # A field reported missing because it was misspelt is said once, at the misspelling; of a union's branches
+    # (a time or a range of times) only those that fit what was given: no mapping asked of a value written as text
+    # or a number, no time asked of a mapping whose own fields are refused.
+    wheres = [where for where, _ in found]
     return [(where, detail) for (where, detail), item in zip(found, items)
-            if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)]
+            if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)
+            and not (item["type"] in _MAPPING_ERRORS and not isinstance(item.get("input"), (dict, list))
+                     and wheres.count(where) > 1)
+            and not (item["type"] not in _MAPPING_ERRORS and isinstance(item.get("input"), dict)
+                     and any(other.startswith((f"{where}.", f"{where}[")) for other in wheres))]
+
+
+_MAPPING_ERRORS = ("model_type", "model_attributes_type", "dict_type")
 
 
 def check_bounds(data: Any, path: str) -> None:
