@@ -163,3 +163,23 @@ def test_no_proposal_makes_a_road_race_held_on_properly_zoned_land(flip):
     assert "site.flags.properly_zoned" not in ruled_out(farm)
     zoned = service.whatif(service.Events(event=farm.model_dump(mode="json")), "vermont", "properly_zoned_land")
     assert {"fact": "site.flags.properly_zoned", "from": False, "to": True} in zoned["changes"], zoned
+
+
+def test_over_unknown_facts_the_next_smallest_are_proposed_too():
+    from reasoner.modes.whatif import certainty
+    from reasoner.unknowns import evaluate_uncertain
+
+    [harvest] = load_events(HARVEST)
+    data = harvest.model_dump(mode="json")
+    data["flags"].remove("amplified_sound")
+    data["unknown"] = ["flags.amplified_sound"]
+    event = Event.model_validate_json(json.dumps(data))
+    report = service.whatif(service.Events(event=data), "trempealeau", "permit_required")
+    assert report["certainty_now"] == "certain" and report["found"], report
+    found = proposals(report)
+    assert len(found) == service.PROPOSALS, report
+    for earlier, proposal in enumerate(found):
+        [after] = evaluate_uncertain(changed(event, proposal["changes"]), ["trempealeau"])
+        assert certainty(after, "permit_required") == "impossible", proposal
+        facts = {c["fact"] for c in proposal["changes"]}
+        assert all(not {c["fact"] for c in before["changes"]} <= facts for before in found[:earlier]), found

@@ -116,7 +116,7 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
         raise WhatIfError(f"{', '.join(named)}: no such group of facts; groups are {', '.join(GROUPS)}")
     check_conclusion(ordinance, conclusion)
     if event.has_unknowns:
-        return _whatif_uncertain(event, ordinance, conclusion, keep)
+        return _whatif_uncertain(event, ordinance, conclusion, keep, proposals)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)
     free = [g for g in GROUPS if g not in keep]
@@ -224,7 +224,7 @@ def certainty(result: dict[str, Any], conclusion: str) -> str:
     return "possible" if found or result["status"] == "possibly_required" and conclusion == "permit_required" else "impossible"
 
 
-def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple[str, ...]) -> dict[str, Any]:
+def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple[str, ...], proposals: int = 1) -> dict[str, Any]:
     """Over unknown facts: the smallest change to the known facts after which the conclusion holds in every completion
     (when it holds in none or some now) or in none (when it holds in every one or some now), and the unknown facts
     whose answers decide it as things stand.
@@ -257,7 +257,8 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
                               "decided_by": decisive_answers(names_it, list(Completions(event, (ordinance,)).answers()))
                               if now == "possible" else []}
     wanted = ["absent"] if now == "certain" else ["holds"] if now == "impossible" else ["holds", "absent"]
-    searches = [_search_uncertain(event, ordinance, conclusion, free, goal, unknowns, unknown_atoms, before) for goal in wanted]
+    searches = [_search_uncertain(event, ordinance, conclusion, free, goal, unknowns, unknown_atoms, before, proposals)
+                for goal in wanted]
     report.update(searches[0])
     if len(searches) > 1:
         report["otherwise"] = searches[1]
@@ -265,7 +266,11 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
 
 
 def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Sequence[str], wanted: str,
-                      unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any]) -> dict[str, Any]:
+                      unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any],
+                      proposals: int = 1) -> dict[str, Any]:
+    """One search over unknown facts: the smallest set of changes that makes it so in every completion (`tried`: the
+    sets tried until it), then, within the same MAX_TRIES, up to `proposals` - 1 next smallest (`alternatives`),
+    each leaving alone some fact every earlier one changes (modes.lp part proposed)."""
     from reasoner.unknowns import evaluate_uncertain
 
     target = "certain" if wanted == "holds" else "impossible"
@@ -274,27 +279,41 @@ def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Seque
     facts.append(clingo.Function("_cut_nothing"))  # as things stand it is not so in every completion
     found: dict[str, Any] = {"wanted": f"certainly_{wanted}", "changes": [], "found": False, "tried": 0}
     cuts: list[clingo.Symbol] = []
+    results: list[dict[str, Any]] = []
+    touched: list[list[clingo.Symbol]] = []
     for attempt in range(MAX_TRIES):
         program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
                    .add_atoms(base).add_atoms(facts).add_atoms(cuts).ground())
+        for rank, atoms in enumerate(touched):
+            program.add_step("proposed", [clingo.Number(rank)], atoms)
         best: list[clingo.Symbol] | None = None
         chosen: list[clingo.Symbol] = []
         for model in program.models():
             best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
-        found["tried"] = attempt + 1
-        if best is None:  # no change of the allowed facts makes it so even in one completion
-            return found
+        if not results:
+            found["tried"] = attempt + 1
+        if best is None:  # no (other) change of the allowed facts makes it so even in one completion
+            break
         changed = _apply(event, [a for a in chosen if a not in unknown_atoms], free, set(event.unknown))
         [after] = evaluate_uncertain(changed, [ordinance])
         if certainty(after, conclusion) == target:
             holding = after if wanted == "holds" else before
             named = sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
-            found.update(found=True, changes=_describe_changes(event, changed), holds_after=CERTAINTY_HOLDS[target],
-                         certainty_after=target, verified=True,
-                         clauses=_clauses_behind(holding, conclusion, changed, ordinance, wanted == "absent") or named)
-            return found
+            results.append({"changes": _describe_changes(event, changed), "holds_after": CERTAINTY_HOLDS[target],
+                            "certainty_after": target, "verified": True,
+                            "clauses": _clauses_behind(holding, conclusion, changed, ordinance, wanted == "absent") or named})
+            if len(results) == proposals:
+                break
+            touched.append([clingo.Function("_proposed", [clingo.Number(len(touched)), *a.arguments])
+                            for a in best if a.name == "_touched"])
+            continue
         cuts += [clingo.Function("_cut", [clingo.Number(attempt), *a.arguments[:2]]) for a in best if a.name == "_changed"]
-    found["gave_up"] = True
+    if results:
+        found.update(found=True, **results[0])
+        if proposals > 1:
+            found["alternatives"] = results[1:]
+    elif best is not None:
+        found["gave_up"] = True
     return found
 
 

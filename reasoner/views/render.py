@@ -525,6 +525,20 @@ def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
     if search.get("clauses"):
         branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
     branch.add(Text("checked over every completion of the changed event", style="green"))
+    _next_smallest(branch, search.get("alternatives"), "checked over every completion of the changed event")
+
+
+def _next_smallest(tree: Tree, alternatives: list[dict[str, Any]] | None, checked: str | None) -> None:
+    """The next smallest proposals, ranked, each on one line with its clauses and whether it was checked (`checked`:
+    the words for a proposal confirmed, where it depends on the search; None: each proposal's own)."""
+    if not alternatives:
+        return
+    others = tree.add(Text("or instead, the next smallest:", style="bold"))
+    for rank, proposal in enumerate(alternatives, start=2):
+        branch = others.add(Text(f"{rank}. " + "; ".join(f"{c['fact']}: {c['from']} → {c['to']}" for c in proposal["changes"])))
+        if proposal.get("clauses"):
+            branch.add(Text(f"because of {', '.join(proposal['clauses'])}", style="cyan"))
+        branch.add(Text(checked, style="green") if checked else _checked(proposal, not proposal["holds_after"]))
 
 
 def print_whatif(report: dict[str, Any]) -> None:
@@ -549,13 +563,7 @@ def print_whatif(report: dict[str, Any]) -> None:
         root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
     if report["found"]:
         root.add(_checked(report, report["holds_now"]))
-    if report.get("alternatives"):
-        others = root.add(Text("or instead, the next smallest:", style="bold"))
-        for rank, proposal in enumerate(report["alternatives"], start=2):
-            branch = others.add(Text(f"{rank}. " + "; ".join(f"{c['fact']}: {c['from']} → {c['to']}" for c in proposal["changes"])))
-            if proposal.get("clauses"):
-                branch.add(Text(f"because of {', '.join(proposal['clauses'])}", style="cyan"))
-            branch.add(_checked(proposal, report["holds_now"]))
+    _next_smallest(root, report.get("alternatives"), None)
     console.print(root)
 
 
