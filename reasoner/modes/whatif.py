@@ -1,10 +1,12 @@
-"""What if: the smallest change to an event's facts that makes a conclusion hold or stop holding.
+"""What if: the smallest changes to an event's facts that make a conclusion hold or stop holding, ranked.
 
 The facts that may change become choices (attendance among the points where a conclusion can
 change, each session's end among the minutes where a duration or a time window is crossed, the site kind,
-flags, services, sponsor, organizer), a constraint asks for the flipped conclusion, and clingo's
-optimization finds the fewest changes first, then the smallest ones. The answer is checked by
-evaluating the changed event on its own.
+flags, services, sponsor, organizer, and the day the application is filed, which modes.lp moves to a filing
+deadline the encodings derive), a constraint asks for the flipped conclusion, no change may make a fact hold that
+the other facts rule out (vocabulary.lp), and clingo's optimization finds the fewest changes first, then the
+smallest ones. The next smallest are found in later steps of the same program, each leaving alone some fact every
+earlier one changes. Each answer is checked by evaluating the changed event on its own.
 """
 from __future__ import annotations
 
@@ -144,7 +146,8 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
                               "holds_now": currently, "kept": sorted(keep), "changes": [], "found": bool(found)}
     if found:
         report.update(found[0])
-        report["alternatives"] = found[1:]
+        if proposals > 1:
+            report["alternatives"] = found[1:]
     return report
 
 
