@@ -147,22 +147,45 @@ def ruled_out(event: Event) -> set[str]:
             for fact in [atom.arguments[1]]}
 
 
-@pytest.mark.parametrize("flip", ["permit_required", "properly_zoned_land"])
-def test_no_proposal_makes_a_road_race_held_on_properly_zoned_land(flip):
-    [race] = load_events(ROAD_RACE)
-    report = service.whatif(service.Events(path=str(ROAD_RACE)), "vermont", flip, proposals=8)
+def zoned_road(event: Event) -> bool:
+    return event.site.kind == "public_road" and "properly_zoned" in event.site.flags
+
+
+def private_forum(event: Event) -> bool:
+    private = "privately_owned" in event.site.flags or (event.site.kind in ("open_land", "private_property")
+                                                         and "publicly_owned" not in event.site.flags)
+    return private and "traditional_public_forum" in event.site.flags
+
+
+NONSENSE = [  # (event, ordinance, flip, the fact ruled out there, the facts that cannot stand together,
+              #  the site where the fact may hold, and the exemption it brings there)
+    (ROAD_RACE, "vermont", "permit_required", "site.flags.properly_zoned", zoned_road, {"kind": "open_land"},
+     "properly_zoned_land"),
+    (ROAD_RACE, "vermont", "properly_zoned_land", "site.flags.properly_zoned", zoned_road, {"kind": "open_land"},
+     "properly_zoned_land"),
+    (FUN_RUN, "vermont", "traditional_public_forum", "site.flags.traditional_public_forum", private_forum,
+     {"kind": "park"}, "traditional_public_forum"),
+]
+
+
+@pytest.mark.parametrize("path, ordinance, flip, fact, impossible, site, exemption", NONSENSE,
+                         ids=[f"{case[0].stem}-{case[2]}" for case in NONSENSE])
+def test_no_proposal_makes_a_fact_hold_that_the_other_facts_rule_out(path, ordinance, flip, fact, impossible, site,
+                                                                     exemption):
+    [event] = load_events(path)
+    report = service.whatif(service.Events(path=str(path)), ordinance, flip, proposals=5)
     assert report["found"]
     for proposal in proposals(report):
-        after = changed(race, proposal["changes"])
-        # a proposal may move the race off the road (to a park that is zoned for it), never zone the road
-        assert not (after.site.kind == "public_road" and "properly_zoned" in after.site.flags), proposal
+        after = changed(event, proposal["changes"])
+        # a proposal may move the event (to a park, zoned or a public forum), never make the place what it cannot be
+        assert not impossible(after), proposal
         assert not {c["fact"] for c in proposal["changes"] if c["to"] is True} & ruled_out(after), proposal
-    assert race.site.kind == "public_road" and "site.flags.properly_zoned" in ruled_out(race)
-    # on open land, zoning is a change the facts allow
-    farm = race.model_copy(update={"site": race.site.model_copy(update={"kind": "open_land"})})
-    assert "site.flags.properly_zoned" not in ruled_out(farm)
-    zoned = service.whatif(service.Events(event=farm.model_dump(mode="json")), "vermont", "properly_zoned_land")
-    assert {"fact": "site.flags.properly_zoned", "from": False, "to": True} in zoned["changes"], zoned
+    assert fact in ruled_out(event)
+    # where the site allows it, the fact is the change to propose
+    moved = event.model_copy(update={"site": event.site.model_copy(update=site)})
+    assert fact not in ruled_out(moved)
+    allowed = service.whatif(service.Events(event=moved.model_dump(mode="json")), ordinance, exemption)
+    assert {"fact": fact, "from": False, "to": True} in allowed["changes"], allowed
 
 
 def test_over_unknown_facts_the_next_smallest_are_proposed_too():
