@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from datetime import date, datetime
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -178,6 +179,33 @@ def _fields_at(location: tuple) -> list[str]:
     return list(getattr(model, "model_fields", {}))
 
 
+@cache
+def _named_fields() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each field of the event model that takes names of the vocabulary (a name, a list of names, or a mapping by
+    name), by its path (flags, site.flags, provisions), with the names it takes."""
+    import typing
+
+    from reasoner.events.model import Event
+
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    def walk(model: Any, prefix: str) -> None:
+        for name, field in model.model_fields.items():
+            path = f"{prefix}{name}"
+            annotations = [field.annotation]
+            while annotations:
+                annotation = annotations.pop(0)
+                if typing.get_origin(annotation) is typing.Literal:
+                    found.append((path, tuple(str(a) for a in typing.get_args(annotation))))
+                elif isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+                    walk(annotation, f"{path}.")
+                else:
+                    annotations += typing.get_args(annotation)
+
+    walk(Event, "")
+    return tuple(dict.fromkeys(found))
+
+
 _FORMATS = {"datetime": "a date and time as 2027-07-16T12:00 (year-month-day, then the 24-hour clock)",
             "date": "a date as 2027-07-16 (year-month-day)"}
 
@@ -223,10 +251,19 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
 
             choices = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
             close = difflib.get_close_matches(given, choices, n=1, cutoff=0.6)
+            # a name that belongs to another field (toilets among the flags: a provision)
+            elsewhere = [(path, near) for path, names_there in _named_fields() if set(names_there) != set(choices)
+                         for near in difflib.get_close_matches(given, names_there, n=1, cutoff=0.75)]
             if close:
                 detail = f"not a name this field knows; did you mean {close[0]}?"
+            elif elsewhere:
+                path, near = max(elsewhere, key=lambda found: difflib.SequenceMatcher(None, given, found[1]).ratio())
+                detail = (f"not a name this field knows: {near} is a name of {path}" if near == given else
+                          f"not a name this field knows; did you mean {near}, a name of {path}?")
             elif len(choices) > 8:
                 detail = f"not a name this field knows (it knows {len(choices)}: reasoner schema lists them)"
+            else:
+                detail = f"not a name this field knows (it knows {', '.join(choices)})"
         kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
         if kind and isinstance(given, str):
             detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"
