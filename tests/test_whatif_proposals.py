@@ -121,6 +121,11 @@ def test_a_late_filing_is_first_told_to_file_by_the_deadline(path, ordinance, da
                                     "to": last.isoformat()}, report
     [after] = evaluate([filed_on(event, last)], [ordinance])
     assert not holds(after, "late") and holds(after, "on_time")
+    # filing by the deadline rests on the deadline's clause; another way, on the clause of the condition it fails
+    [before] = evaluate([late], [ordinance])
+    lateness = sorted({c for item in before["conclusions"] if item["kind"] == "late" for c in item["clauses"]})
+    assert report["clauses"] == lateness
+    assert all(set(proposal["clauses"]) - set(lateness) for proposal in report["alternatives"]), report["alternatives"]
 
 
 @pytest.mark.parametrize("path, ordinance", CASES, ids=[f"{p.stem}-{o}" for p, o in CASES])

@@ -394,13 +394,16 @@ def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
 
 def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, ordinance: str, was_holding: bool) -> list[str]:
     """The clauses of the conclusion where it holds; where it stopped holding, the clause of the failed condition
-    (else, as for a kind such as late, which explain does not trace, the clauses the conclusion held by)."""
-    held = sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
+    (for a kind such as late, of each conclusion of that kind that held: explain traces names; where none failed, as
+    when a filing moved before its deadline, the clauses the conclusion held by)."""
+    items = [item for item in holding["conclusions"] if conclusion in (item["name"], item["kind"])]
+    held = sorted({c for item in items for c in item["clauses"]})
     if not was_holding:
         return held
     from reasoner.modes.explain import explain
 
-    report = explain(changed, ordinance, conclusion)
+    traced = [conclusion] if any(item["name"] == conclusion for item in items) or not items else \
+        list(dict.fromkeys(item["name"] for item in items))
     found: list[str] = []
 
     def walk(node: dict[str, Any]) -> None:
@@ -414,6 +417,7 @@ def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, or
             if attempt.get("explanation"):
                 walk(attempt["explanation"])
 
-    for node in report["why_not"]:
-        walk(node)
+    for name in traced:
+        for node in explain(changed, ordinance, name)["why_not"]:
+            walk(node)
     return found or held
