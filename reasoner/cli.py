@@ -448,24 +448,26 @@ def questions(event_file: str, ordinances: tuple[str, ...], event_id: str | None
 @click.option("--ordinance", "-o", "ordinance", required=True, multiple=True, metavar="NAME",
               help="The ordinance to ask about (one).")
 @click.option("--flip", "conclusion", required=True, metavar="CONCLUSION",
-              help="permit_required, or a conclusion's name (an obligation, exemption, restriction, ground, ...).")
+              help="permit_required, a conclusion's name (an obligation, exemption, restriction, ground, ...) or a kind (late).")
 @click.option("--keep", multiple=True, metavar="GROUP",
-              help="Facts that may not change: attendance, schedule, site, flags, special_services (repeatable).")
+              help="Facts that may not change: attendance, schedule, site, flags, special_services, filing (repeatable).")
 @click.option("--allow", multiple=True, metavar="GROUP", help="Also let these change: organizer, kinds (kept by default).")
+@click.option("--proposals", type=click.IntRange(min=1), default=service.PROPOSALS, show_default=True, metavar="N",
+              help="How many proposals at most: the smallest, then the next smallest, each not an earlier one with more changes.")
 @click.option("--event", "event_id", default=None, help="Which event of a file that holds several (by id).")
 @AS_OF
 @FORMAT
 @READING
 def whatif(event_file: str, ordinance: tuple[str, ...], conclusion: str, keep: tuple[str, ...], allow: tuple[str, ...],
-           event_id: str | None, as_of: date | None, output_format: str) -> None:
-    """Find the smallest change to the facts that makes CONCLUSION hold, or stop holding, under one
-    ordinance (fewest facts changed, then the smallest change), checked by evaluating the changed event.
+           proposals: int, event_id: str | None, as_of: date | None, output_format: str) -> None:
+    """Find the smallest changes to the facts that make CONCLUSION hold, or stop holding, under one
+    ordinance (fewest facts changed, then the smallest change), ranked, each checked by evaluating the changed event.
 
     Example: reasoner whatif facts/events/harvest-music-festival.yaml -o trempealeau --flip permit_required --keep attendance
     """
     if len(set(ordinance)) > 1:
         raise InputError(f"whatif asks about one ordinance at a time; got {', '.join(ordinance)}")
-    report = service.whatif(_events(event_file, event_id, as_of), ordinance[0], conclusion, keep, allow)
+    report = service.whatif(_events(event_file, event_id, as_of), ordinance[0], conclusion, keep, allow, proposals)
     _emit(report, output_format, "print_whatif")
 
 

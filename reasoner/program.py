@@ -281,6 +281,7 @@ class Program:
         else:
             self.control = clingo.Control([*options], logger=logger, message_limit=1000)
         self.parts = [("base", []), *((part, []) for part in parts)]
+        self.steps: list[str] = []
         if files is None:
             self.control.add("base", [], program_text(self.ordinances))
         else:
@@ -307,6 +308,14 @@ class Program:
         """Facts given as symbols: clingo renders them."""
         return self.add("".join(f"{atom}.\n" for atom in atoms))
 
+    def add_step(self, part: str, arguments: Sequence[clingo.Symbol], atoms: Iterable[clingo.Symbol]) -> Program:
+        """A later step: facts given as symbols in a part of their own, grounded with part `part` of modes.lp
+        on `arguments` (the program's earlier steps stay as they were grounded)."""
+        own = f"{part}_{len(self.steps)}"
+        self.control.add(own, [], "".join(f"{atom}.\n" for atom in atoms))
+        self.steps.append(own)
+        return self.ground([(own, []), (part, list(arguments))])
+
     def add_statements(self, statements: Iterable[ast.AST], part: str = "base") -> Program:
         with ast.ProgramBuilder(self.control) as builder:
             builder.add(ast.Program(_LOCATION, part, []))
@@ -314,19 +323,20 @@ class Program:
                 builder.add(statement)
         return self
 
-    def ground(self) -> Program:
-        """Ground; under a time limit, in a daemon thread (clingo cannot interrupt grounding, but we can
-        stop waiting)."""
+    def ground(self, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]] | None = None) -> Program:
+        """Ground (`parts`: these parts of a later step instead of the program's own); under a time limit, in a
+        daemon thread (clingo cannot interrupt grounding, but we can stop waiting)."""
+        parts = self.parts if parts is None else list(parts)
         remaining = _remaining("grounding")
         if remaining is None:
-            self.control.ground(self.parts)
+            self.control.ground(parts)
             return self
         done = threading.Event()
         failure: list[BaseException] = []
 
         def run() -> None:
             try:
-                self.control.ground(self.parts)
+                self.control.ground(parts)
             except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
                 failure.append(error)
             finally:

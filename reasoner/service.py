@@ -329,16 +329,22 @@ def questions(events: Events, ordinances: Sequence[str] = ()) -> dict[str, Any]:
     return event_questions(event, chosen(ordinances))
 
 
-def whatif(events: Events, ordinance: str, flip: str, keep: Sequence[str] = (), allow: Sequence[str] = ()
-           ) -> dict[str, Any]:
-    """`reasoner whatif`: the smallest change to the facts that flips `flip` under one ordinance."""
+# How many proposals `reasoner whatif` gives unless asked: the smallest change, then the next smallest that are
+# not it with more changes.
+PROPOSALS = 3
+
+
+def whatif(events: Events, ordinance: str, flip: str, keep: Sequence[str] = (), allow: Sequence[str] = (),
+           proposals: int = PROPOSALS) -> dict[str, Any]:
+    """`reasoner whatif`: the smallest changes to the facts that flip `flip` under one ordinance, ranked (at most
+    `proposals`)."""
     from reasoner.modes.whatif import WhatIfError, whatif as whatif_event
 
     [name] = chosen((ordinance,))
     event = one(events)
     _known_conclusion(flip, (name,))
     try:
-        return whatif_event(event, name, flip, tuple(keep or ()), tuple(allow or ()))
+        return whatif_event(event, name, flip, tuple(keep or ()), tuple(allow or ()), proposals)
     except WhatIfError as error:
         raise InputProblem(str(error)) from None
 

@@ -54,3 +54,25 @@ def test_evaluate_reads_utf16_yaml_as_the_batchs_folder_input_does(tmp_path, enc
     path.rename(folder / "event.yaml")
     out = tmp_path / "out.jsonl"
     assert CliRunner().invoke(main, ["batch", str(folder), "--out", str(out), "--workers", "0", "-o", "gem"]).exit_code == 0
+
+
+DAILY = "id: a\nattendance: {expected_max: 3000}\nschedule:\n  daily: {first_day: 2027-08-12, last_day: 2027-08-14, open: \"10:00\", close: %s}\n"
+SESSIONS = "id: a\nattendance: {expected_max: 3000}\nschedule:\n  sessions:\n    - {start: 2027-08-12T10:00, end: %s}\n"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    (SESSIONS % '"2027-08-12T10:00pm"', "schedule.sessions[0].end: not a date and time this reader knows"),
+    ("id: a\nattendance: {expected_max: 3000}\nschedule: {start: 2027-07-16T12:00, end: \"2027-07-18T10:00pm\"}\n",
+     "schedule.end: not a date and time this reader knows"),
+    (DAILY % '{min: "10:00pm", max: "23:00"}', "schedule.daily.close.min: not a clock time this reader knows"),
+    (SESSIONS % '{min: "2027-08-12T10:00pm", max: 2027-08-12T23:00}', "schedule.sessions[0].end.min: not a date and time"),
+])
+def test_a_time_or_a_range_of_times_is_told_once_by_the_branch_that_fits_what_was_written(tmp_path, text, said):
+    path = tmp_path / "event.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", "gem"], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    [line] = result.output.splitlines()
+    assert said in line
+    for internal in ("mapping of fields", "Input should be", ".datetime", "function-after", "Range"):
+        assert internal not in line, line

@@ -97,6 +97,15 @@ def test_every_bundled_example_answers_as_the_cli_does(server, example):
               "whatif", str(example), "-o", "trempealeau", "--flip", "permit_required")
 
 
+def test_whatif_s_proposals_and_flip_late_answer_as_the_cli_does(server):
+    example = ROOT / "facts" / "events" / "vermont-fun-run.yaml"
+    agree(server, "/whatif", {**source(example), "ordinance": "vermont", "flip": "late", "proposals": 2},
+          "whatif", str(example), "-o", "vermont", "--flip", "late", "--proposals", "2")
+    status, answer = call(server, "POST", "/whatif", {**source(example), "ordinance": "vermont", "flip": "late", "proposals": 2})
+    report = json.loads(answer)
+    assert status == 200 and report["changes"][0]["fact"] == "application.filed" and len(report["alternatives"]) == 1
+
+
 def test_an_event_given_as_json_answers_as_its_file_does(server):
     example = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
     event = json.loads(json.dumps(load_events(example)[0].model_dump(mode="json", exclude_none=True)))

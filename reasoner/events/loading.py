@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from datetime import date, datetime
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -167,11 +168,42 @@ def _fields_at(location: tuple) -> list[str]:
         field = getattr(model, "model_fields", {}).get(part)
         if field is None:
             return []
-        candidates = [field.annotation, *typing.get_args(field.annotation)]
-        model = next((c for c in candidates if isinstance(c, type) and hasattr(c, "model_fields")), None)
+        candidates, model = [field.annotation], None
+        while candidates and model is None:  # list[Session] | None: the model inside the list inside the union
+            annotation = candidates.pop(0)
+            if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+                model = annotation
+            candidates += typing.get_args(annotation)
         if model is None:
             return []
     return list(getattr(model, "model_fields", {}))
+
+
+@cache
+def _named_fields() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each field of the event model that takes names of the vocabulary (a name, a list of names, or a mapping by
+    name), by its path (flags, site.flags, provisions), with the names it takes."""
+    import typing
+
+    from reasoner.events.model import Event
+
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    def walk(model: Any, prefix: str) -> None:
+        for name, field in model.model_fields.items():
+            path = f"{prefix}{name}"
+            annotations = [field.annotation]
+            while annotations:
+                annotation = annotations.pop(0)
+                if typing.get_origin(annotation) is typing.Literal:
+                    found.append((path, tuple(str(a) for a in typing.get_args(annotation))))
+                elif isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+                    walk(annotation, f"{path}.")
+                else:
+                    annotations += typing.get_args(annotation)
+
+    walk(Event, "")
+    return tuple(dict.fromkeys(found))
 
 
 _FORMATS = {"datetime": "a date and time as 2027-07-16T12:00 (year-month-day, then the 24-hour clock)",
@@ -199,7 +231,7 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
                 where = f"{prefix}.{where}" if where else prefix
             detail = ("a key is null (written ~, null or left empty); name a field" if given is None
                       else "a key is not a name; name a field")
-        elif item["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        elif item["type"] in _MAPPING_ERRORS:
             detail = "should be a mapping of fields (key: value)"
         if item["type"] == "extra_forbidden" and location and isinstance(location[-1], str):
             fields = _fields_at(location[:-1])
@@ -219,10 +251,19 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
 
             choices = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
             close = difflib.get_close_matches(given, choices, n=1, cutoff=0.6)
+            # a name that belongs to another field (toilets among the flags: a provision)
+            elsewhere = [(path, near) for path, names_there in _named_fields() if set(names_there) != set(choices)
+                         for near in difflib.get_close_matches(given, names_there, n=1, cutoff=0.75)]
             if close:
                 detail = f"not a name this field knows; did you mean {close[0]}?"
+            elif elsewhere:
+                path, near = max(elsewhere, key=lambda found: difflib.SequenceMatcher(None, given, found[1]).ratio())
+                detail = (f"not a name this field knows: {near} is a name of {path}" if near == given else
+                          f"not a name this field knows; did you mean {near}, a name of {path}?")
             elif len(choices) > 8:
                 detail = f"not a name this field knows (it knows {len(choices)}: reasoner schema lists them)"
+            else:
+                detail = f"not a name this field knows (it knows {', '.join(choices)})"
         kind = "datetime" if item["type"].startswith("datetime") else "date" if item["type"].startswith("date") else None
         if kind and isinstance(given, str):
             detail = f"not {_FORMATS[kind].split(' as ')[0]} this reader knows: write {_FORMATS[kind]}"
@@ -230,9 +271,19 @@ def _problems(error: Any, prefix: str) -> list[tuple[str, str]]:
                 item["type"] == "invalid_key" and given is None):
             detail += f" (given: {shown(given)})"
         found.append((where, detail))
-    # A field reported missing because it was misspelt is said once, at the misspelling.
+    # A field reported missing because it was misspelt is said once, at the misspelling; of a union's branches
+    # (a time or a range of times) only those that fit what was given: no mapping asked of a value written as text
+    # or a number, no time asked of a mapping whose own fields are refused.
+    wheres = [where for where, _ in found]
     return [(where, detail) for (where, detail), item in zip(found, items)
-            if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)]
+            if not (item["type"] == "missing" and tuple(item["loc"]) in suggested)
+            and not (item["type"] in _MAPPING_ERRORS and not isinstance(item.get("input"), (dict, list))
+                     and wheres.count(where) > 1)
+            and not (item["type"] not in _MAPPING_ERRORS and isinstance(item.get("input"), dict)
+                     and any(other.startswith((f"{where}.", f"{where}[")) for other in wheres))]
+
+
+_MAPPING_ERRORS = ("model_type", "model_attributes_type", "dict_type")
 
 
 def check_bounds(data: Any, path: str) -> None:

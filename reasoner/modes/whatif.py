@@ -1,15 +1,17 @@
-"""What if: the smallest change to an event's facts that makes a conclusion hold or stop holding.
+"""What if: the smallest changes to an event's facts that make a conclusion hold or stop holding, ranked.
 
 The facts that may change become choices (attendance among the points where a conclusion can
 change, each session's end among the minutes where a duration or a time window is crossed, the site kind,
-flags, services, sponsor, organizer), a constraint asks for the flipped conclusion, and clingo's
-optimization finds the fewest changes first, then the smallest ones. The answer is checked by
-evaluating the changed event on its own.
+flags, services, sponsor, organizer, and the day the application is filed, which modes.lp moves to a filing
+deadline the encodings derive), a constraint asks for the flipped conclusion, no change may make a fact hold that
+the other facts rule out (vocabulary.lp), and clingo's optimization finds the fewest changes first, then the
+smallest ones. The next smallest are found in later steps of the same program, each leaving alone some fact every
+earlier one changes. Each answer is checked by evaluating the changed event on its own.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import clingo
@@ -33,6 +35,7 @@ GROUPS = {
     "special_services": ("special_service",),
     "organizer": ("sponsor", "organizer_kind"),
     "kinds": ("event_kind",),
+    "filing": ("filed",),
 }
 assert all(p in INPUT for group in GROUPS.values() for p in group)
 # Who organizes the event and what it is are kept unless the user allows them to change.
@@ -59,7 +62,8 @@ MAX_COST = 1 << 30
 
 
 def check_conclusion(ordinance: str, conclusion: str) -> None:
-    """Refuse a name no conclusion of the ordinance can carry (the same names `explain` takes)."""
+    """Refuse a name no conclusion of the ordinance can carry (the same names `explain` takes): a conclusion's
+    name, or the kind of some conclusion it has (late: filed after any deadline)."""
     from reasoner.modes.explain import unknown_conclusion
 
     problem = unknown_conclusion(conclusion, [ordinance])
@@ -67,7 +71,7 @@ def check_conclusion(ordinance: str, conclusion: str) -> None:
         raise WhatIfError(f"--flip {conclusion!r}: {problem}")
     from reasoner.modes.catalog import catalog
 
-    if conclusion not in {entry["name"] for entry in catalog(ordinance)}:  # a word of the rules, as note or show
+    if conclusion not in {entry[key] for entry in catalog(ordinance) for key in ("name", "kind")}:  # a word of the rules, as note or show
         raise WhatIfError(f"--flip {conclusion!r}: no conclusion of {ordinance} is named so; "
                           f"`reasoner conclusions {ordinance}` lists those --flip takes")
 
@@ -100,10 +104,13 @@ def _attendance_candidates(event: Event, ordinance: str) -> list[int]:
 
 
 def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = (),
-           allow: Sequence[str] = ()) -> dict[str, Any]:
-    """The smallest change to `event` that makes `conclusion` flip under `ordinance`.
+           allow: Sequence[str] = (), proposals: int = 1) -> dict[str, Any]:
+    """The smallest change to `event` that makes `conclusion` flip under `ordinance`, and up to `proposals` - 1
+    next smallest (`alternatives`, ranked), each leaving alone some fact every earlier one changes.
     `keep` names fact groups that may not change; `allow` releases groups kept by default.
     Over unknown facts only the known facts change, and the conclusion must come out so in every completion."""
+    if proposals < 1:
+        raise WhatIfError(f"--proposals {proposals}: ask for at least one proposal")
     unknown_groups = (set(keep) | set(allow)) - set(GROUPS)
     keep = tuple(sorted(set(keep) | (set(KEPT_BY_DEFAULT) - set(allow))))
     if unknown_groups:
@@ -111,27 +118,36 @@ def whatif(event: Event, ordinance: str, conclusion: str, keep: Sequence[str] = 
         raise WhatIfError(f"{', '.join(named)}: no such group of facts; groups are {', '.join(GROUPS)}")
     check_conclusion(ordinance, conclusion)
     if event.has_unknowns:
-        return _whatif_uncertain(event, ordinance, conclusion, keep)
+        return _whatif_uncertain(event, ordinance, conclusion, keep, proposals)
     [before] = evaluate([event], [ordinance])
     currently = holds(before, conclusion)
     free = [g for g in GROUPS if g not in keep]
     base, facts = _search_facts(event, ordinance, conclusion, free, "absent" if currently else "holds", set())
     program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
                .add_atoms(base).add_atoms(facts).ground())
-    best: list[clingo.Symbol] | None = None
-    chosen: list[clingo.Symbol] = []
-    for model in program.models():
-        best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+    found: list[dict[str, Any]] = []
+    for rank in range(proposals):
+        best: list[clingo.Symbol] | None = None
+        chosen: list[clingo.Symbol] = []
+        for model in program.models():
+            best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
+        if best is None:
+            break
+        changed = _apply(event, chosen, free)
+        [after] = evaluate([changed], [ordinance])
+        holds_after = holds(after, conclusion)
+        found.append({"changes": _describe_changes(event, changed), "holds_after": holds_after,
+                      "verified": holds_after != currently,
+                      "clauses": _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)})
+        if rank + 1 < proposals:
+            program.add_step("proposed", [clingo.Number(rank)],
+                             [clingo.Function("_proposed", [clingo.Number(rank), *a.arguments]) for a in best if a.name == "_touched"])
     report: dict[str, Any] = {"event": event.id, "ordinance": ordinance, "conclusion": conclusion,
-                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": best is not None}
-    if best is None:
-        return report
-    changed = _apply(event, chosen, free)
-    [after] = evaluate([changed], [ordinance])
-    report["changes"] = _describe_changes(event, changed)
-    report["holds_after"] = holds(after, conclusion)
-    report["verified"] = report["holds_after"] != currently
-    report["clauses"] = _clauses_behind(before if currently else after, conclusion, changed, ordinance, currently)
+                              "holds_now": currently, "kept": sorted(keep), "changes": [], "found": bool(found)}
+    if found:
+        report.update(found[0])
+        if proposals > 1:
+            report["alternatives"] = found[1:]
     return report
 
 
@@ -168,6 +184,9 @@ def _search_facts(event: Event, ordinance: str, conclusion: str, free: Sequence[
                 options.append((atom, _percent(abs(int((t - session.end).total_seconds() // 60)), length)))
             facts.extend(clingo.Function("_change", [clingo.Function("schedule"), clingo.Function("session", [clingo.Number(index)]),
                                                      atom, clingo.Number(cost)]) for atom, cost in options)
+    if "filing" in free and event.application is not None and event.application.filed is not None:
+        # the day filed now; modes.lp adds each filing deadline's day (the latest on time) and the day after it
+        alternatives("filing", [(clingo.Function("filed", [e, clingo.Number(event.application.filed.toordinal())]), 0)])
     if "site" in free:
         alternatives("site", [(clingo.Function("site_kind", [e, clingo.Function(k)]), SITE_CHANGE * (k != event.site.kind))
                               for k in names("site_kinds")])
@@ -208,7 +227,7 @@ def certainty(result: dict[str, Any], conclusion: str) -> str:
     return "possible" if found or result["status"] == "possibly_required" and conclusion == "permit_required" else "impossible"
 
 
-def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple[str, ...]) -> dict[str, Any]:
+def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple[str, ...], proposals: int = 1) -> dict[str, Any]:
     """Over unknown facts: the smallest change to the known facts after which the conclusion holds in every completion
     (when it holds in none or some now) or in none (when it holds in every one or some now), and the unknown facts
     whose answers decide it as things stand.
@@ -241,7 +260,8 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
                               "decided_by": decisive_answers(names_it, list(Completions(event, (ordinance,)).answers()))
                               if now == "possible" else []}
     wanted = ["absent"] if now == "certain" else ["holds"] if now == "impossible" else ["holds", "absent"]
-    searches = [_search_uncertain(event, ordinance, conclusion, free, goal, unknowns, unknown_atoms, before) for goal in wanted]
+    searches = [_search_uncertain(event, ordinance, conclusion, free, goal, unknowns, unknown_atoms, before, proposals)
+                for goal in wanted]
     report.update(searches[0])
     if len(searches) > 1:
         report["otherwise"] = searches[1]
@@ -249,7 +269,11 @@ def _whatif_uncertain(event: Event, ordinance: str, conclusion: str, keep: tuple
 
 
 def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Sequence[str], wanted: str,
-                      unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any]) -> dict[str, Any]:
+                      unknowns: Sequence[Any], unknown_atoms: set[clingo.Symbol], before: dict[str, Any],
+                      proposals: int = 1) -> dict[str, Any]:
+    """One search over unknown facts: the smallest set of changes that makes it so in every completion (`tried`: the
+    sets tried until it), then, within the same MAX_TRIES, up to `proposals` - 1 next smallest (`alternatives`),
+    each leaving alone some fact every earlier one changes (modes.lp part proposed)."""
     from reasoner.unknowns import evaluate_uncertain
 
     target = "certain" if wanted == "holds" else "impossible"
@@ -258,27 +282,41 @@ def _search_uncertain(event: Event, ordinance: str, conclusion: str, free: Seque
     facts.append(clingo.Function("_cut_nothing"))  # as things stand it is not so in every completion
     found: dict[str, Any] = {"wanted": f"certainly_{wanted}", "changes": [], "found": False, "tried": 0}
     cuts: list[clingo.Symbol] = []
+    results: list[dict[str, Any]] = []
+    touched: list[list[clingo.Symbol]] = []
     for attempt in range(MAX_TRIES):
         program = (Program((ordinance,), options=["--opt-mode=opt"], parts=["choices", "whatif"])
                    .add_atoms(base).add_atoms(facts).add_atoms(cuts).ground())
+        for rank, atoms in enumerate(touched):
+            program.add_step("proposed", [clingo.Number(rank)], atoms)
         best: list[clingo.Symbol] | None = None
         chosen: list[clingo.Symbol] = []
         for model in program.models():
             best, chosen = model.symbols(shown=True), model.symbols(atoms=True)
-        found["tried"] = attempt + 1
-        if best is None:  # no change of the allowed facts makes it so even in one completion
-            return found
+        if not results:
+            found["tried"] = attempt + 1
+        if best is None:  # no (other) change of the allowed facts makes it so even in one completion
+            break
         changed = _apply(event, [a for a in chosen if a not in unknown_atoms], free, set(event.unknown))
         [after] = evaluate_uncertain(changed, [ordinance])
         if certainty(after, conclusion) == target:
             holding = after if wanted == "holds" else before
             named = sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
-            found.update(found=True, changes=_describe_changes(event, changed), holds_after=CERTAINTY_HOLDS[target],
-                         certainty_after=target, verified=True,
-                         clauses=_clauses_behind(holding, conclusion, changed, ordinance, wanted == "absent") or named)
-            return found
+            results.append({"changes": _describe_changes(event, changed), "holds_after": CERTAINTY_HOLDS[target],
+                            "certainty_after": target, "verified": True,
+                            "clauses": _clauses_behind(holding, conclusion, changed, ordinance, wanted == "absent") or named})
+            if len(results) == proposals:
+                break
+            touched.append([clingo.Function("_proposed", [clingo.Number(len(touched)), *a.arguments])
+                            for a in best if a.name == "_touched"])
+            continue
         cuts += [clingo.Function("_cut", [clingo.Number(attempt), *a.arguments[:2]]) for a in best if a.name == "_changed"]
-    found["gave_up"] = True
+    if results:
+        found.update(found=True, **results[0])
+        if proposals > 1:
+            found["alternatives"] = results[1:]
+    elif best is not None:
+        found["gave_up"] = True
     return found
 
 
@@ -305,6 +343,8 @@ def _apply(event: Event, atoms: Sequence[clingo.Symbol], free: Sequence[str], un
             data["schedule"]["end"] = runs[0].end
         else:
             data["schedule"].update(sessions=[s.model_dump() for s in runs], daily=None)
+    if "filing" in free and event.application is not None and event.application.filed is not None:
+        data["application"]["filed"] = date.fromordinal(args("filed")[0][0].number)
     if "site" in free:
         if "site.kind" not in unknown:
             data["site"]["kind"] = args("site_kind")[0][0].name
@@ -328,11 +368,16 @@ def _end_text(session: Session) -> str:
         f"{end.min.isoformat(timespec='minutes')}..{end.max.isoformat(timespec='minutes')}"
 
 
+def _filed_text(event: Event) -> str | None:
+    return None if event.application is None or event.application.filed is None else event.application.filed.isoformat()
+
+
 def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
     found = []
     single = before.schedule.start is not None
     pairs = [("attendance.expected_max", before.attendance.expected_max, after.attendance.expected_max),
              *((("schedule.end" if single else f"schedule.sessions[{i}].end"), _end_text(old), _end_text(new)) for i, (old, new) in enumerate(zip(before.schedule.runs, after.schedule.runs))),
+             ("application.filed", _filed_text(before), _filed_text(after)),
              ("site.kind", before.site.kind, after.site.kind), ("organizer.sponsor", before.organizer.sponsor, after.organizer.sponsor),
              ("organizer.kind", before.organizer.kind, after.organizer.kind)]
     for path, old, new in pairs:
@@ -348,12 +393,17 @@ def _describe_changes(before: Event, after: Event) -> list[dict[str, Any]]:
 
 
 def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, ordinance: str, was_holding: bool) -> list[str]:
-    """The clauses of the conclusion where it holds; where it stopped holding, the clause of the failed condition."""
+    """The clauses of the conclusion where it holds; where it stopped holding, the clause of the failed condition
+    (for a kind such as late, of each conclusion of that kind that held: explain traces names; where none failed, as
+    when a filing moved before its deadline, the clauses the conclusion held by)."""
+    items = [item for item in holding["conclusions"] if conclusion in (item["name"], item["kind"])]
+    held = sorted({c for item in items for c in item["clauses"]})
     if not was_holding:
-        return sorted({c for item in holding["conclusions"] if conclusion in (item["name"], item["kind"]) for c in item["clauses"]})
+        return held
     from reasoner.modes.explain import explain
 
-    report = explain(changed, ordinance, conclusion)
+    traced = [conclusion] if any(item["name"] == conclusion for item in items) or not items else \
+        list(dict.fromkeys(item["name"] for item in items))
     found: list[str] = []
 
     def walk(node: dict[str, Any]) -> None:
@@ -367,6 +417,7 @@ def _clauses_behind(holding: dict[str, Any], conclusion: str, changed: Event, or
             if attempt.get("explanation"):
                 walk(attempt["explanation"])
 
-    for node in report["why_not"]:
-        walk(node)
-    return found
+    for name in traced:
+        for node in explain(changed, ordinance, name)["why_not"]:
+            walk(node)
+    return found or held

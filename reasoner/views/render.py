@@ -534,6 +534,20 @@ def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
     if search.get("clauses"):
         branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
     branch.add(Text("checked over every completion of the changed event", style="green"))
+    _next_smallest(branch, search.get("alternatives"), "checked over every completion of the changed event")
+
+
+def _next_smallest(tree: Tree, alternatives: list[dict[str, Any]] | None, checked: str | None) -> None:
+    """The next smallest proposals, ranked, each on one line with its clauses and whether it was checked (`checked`:
+    the words for a proposal confirmed, where it depends on the search; None: each proposal's own)."""
+    if not alternatives:
+        return
+    others = tree.add(Text("or instead, the next smallest:", style="bold"))
+    for rank, proposal in enumerate(alternatives, start=2):
+        branch = others.add(Text(f"{rank}. " + "; ".join(f"{c['fact']}: {c['from']} → {c['to']}" for c in proposal["changes"])))
+        if proposal.get("clauses"):
+            branch.add(Text(f"because of {', '.join(proposal['clauses'])}", style="cyan"))
+        branch.add(Text(checked, style="green") if checked else _checked(proposal, not proposal["holds_after"]))
 
 
 def print_whatif(report: dict[str, Any]) -> None:
@@ -557,9 +571,16 @@ def print_whatif(report: dict[str, Any]) -> None:
     if report.get("clauses"):
         root.add(Text(f"because of {', '.join(report['clauses'])}", style="cyan"))
     if report["found"]:
-        root.add(Text("checked: the changed event " + ("no longer has" if report["holds_now"] else "has") + " it"
-                      if report.get("verified") else "NOT confirmed by evaluating the changed event", style="green" if report.get("verified") else "red"))
+        root.add(_checked(report, report["holds_now"]))
+    _next_smallest(root, report.get("alternatives"), None)
     console.print(root)
+
+
+def _checked(proposal: dict[str, Any], held: bool) -> Text:
+    """Whether evaluating the changed event confirmed the proposal."""
+    if proposal.get("verified"):
+        return Text("checked: the changed event " + ("no longer has" if held else "has") + " it", style="green")
+    return Text("NOT confirmed by evaluating the changed event", style="red")
 
 
 # ---------------------------------------------------------------- comparisons, sweeps, thresholds

@@ -81,9 +81,11 @@ class QuestionsRequest(EventInput):
 
 class WhatifRequest(EventInput):
     ordinance: str = Field(description="The ordinance to ask about (one).")
-    flip: str = Field(description="permit_required, or a conclusion's name.")
-    keep: list[str] = Field([], description="Facts that may not change: attendance, schedule, site, flags, special_services.")
+    flip: str = Field(description="permit_required, a conclusion's name, or a kind (late).")
+    keep: list[str] = Field([], description="Facts that may not change: attendance, schedule, site, flags, special_services, filing.")
     allow: list[str] = Field([], description="Also let these change: organizer, kinds.")
+    proposals: int = Field(library.PROPOSALS, ge=1, le=20,
+                           description="How many proposals at most: the smallest, then the next smallest, ranked.")
     event_id: str | None = None
 
 
