@@ -6,13 +6,15 @@ import csv
 import json
 import re
 
+import yaml
+
 from reasoner.batch import run as batch
 from reasoner.batch.files import ordinance_obligations
 from reasoner.law.labels import phrase
-from reasoner.law.locator import encoding_path
+from reasoner.modes.catalog import catalog
 from reasoner.law.vocabulary import names
 
-from test_batch import ORDINANCES, read_jsonl, scenario_events
+from test_batch import ORDINANCES, SCENARIOS, read_jsonl, scenario_events
 
 FILED = [{**event, "id": f"filed-{n}", "name": f"Event {n}", "application": {"filed": day}}
          for n, (event, day) in enumerate(zip(scenario_events(7), ["2027-01-05", "2027-07-10"] * 100))]
@@ -29,13 +31,27 @@ def run(tmp_path, name: str, records: list, **given) -> list:
         return list(csv.reader(handle))
 
 
-def test_obligation_columns_come_from_the_vocabulary_and_the_encodings():
+def test_obligation_columns_are_the_obligations_the_catalog_says_each_ordinance_can_conclude():
     for ordinance in ORDINANCES:
-        text = encoding_path(ordinance).read_text(encoding="utf-8")
-        named = ordinance_obligations(ordinance)
-        assert named and set(named) <= set(names("obligations"))
-        assert all(re.search(rf"\b{name}\b", text) for name in named)
+        concluded = {e["name"] for e in catalog(ordinance) if e["kind"] == "obligation"}
+        assert set(ordinance_obligations(ordinance)) == concluded and concluded <= set(names("obligations"))
     assert "toilets" in ordinance_obligations("trempealeau") and "security_guards" in ordinance_obligations("gem")
+
+
+def test_a_duty_the_authority_imposes_by_any_name_has_its_column_in_the_wide_csv(tmp_path):
+    # Fulton 177-4 and Missouri 316.170: the board may impose conditions of its own, by a name of the vocabulary
+    # the ordinance's own text never writes; the wide row must not drop them.
+    base = yaml.safe_load((SCENARIOS / "fulton.yaml").read_text(encoding="utf-8"))["base"]
+    imposed = {**json.loads(json.dumps(base, default=str)), "id": "imposed", "name": "Imposed",
+               "imposed_conditions": ["toilets", "security_guards"]}
+    [record] = [r for r in run(tmp_path, "out.jsonl", [imposed]) if r["ordinance"] == "fulton"]
+    wanted = [c for c in record["conclusions"] if c["kind"] == "obligation" and c["name"] in ("toilets", "security_guards")]
+    assert len(wanted) == 2
+    header, row = run(tmp_path, "out.csv", [imposed])
+    cells = dict(zip(header, row))
+    for item in wanted:
+        assert cells[f"fulton.{item['name']}"] == "yes"
+        assert all(clause in cells[f"fulton.{item['name']}.clauses"] for clause in item["clauses"])
 
 
 def test_the_wide_csv_is_one_row_per_event_with_the_numbers_of_the_jsonl(tmp_path):

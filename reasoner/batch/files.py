@@ -775,13 +775,15 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 
 @cache
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
-    """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
-    the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.rules import names as rules_names
+    """The obligations an ordinance can conclude, in the vocabulary's order (encodings/vocabulary.yaml): the
+    obligation columns of the wide CSV, from the one catalog of what an ordinance concludes (modes/catalog.py),
+    so a duty the authority may impose by any name (Fulton 177-4, Missouri 316.170) has its column, and a name
+    the text only asks about (an item of the application, a provision) has none."""
     from reasoner.law.vocabulary import names
+    from reasoner.modes.catalog import catalog
 
-    named = rules_names(ordinance)
-    return tuple(name for name in names("obligations") if name in named)
+    concluded = {entry["name"] for entry in catalog(ordinance) if entry["kind"] == "obligation"}
+    return tuple(name for name in names("obligations") if name in concluded)
 
 
 @cache

@@ -1,6 +1,8 @@
 """Every conclusion an ordinance can produce, read off its encoding: the output atoms its rules can derive
 when grounded with the sample events `reasoner check` uses (each input predicate and vocabulary name stated),
-named as `evaluate` names them, with their kind, unit and clauses (reasoner/law/schema.py)."""
+named as `evaluate` names them, with their kind, unit and clauses (reasoner/law/schema.py). Grounding the samples
+takes about a second for all the ordinances, so the answer is kept between runs (reasoner/law/datacache.py) while
+the law's files and the package's code are unchanged: the batch's workers read their CSV columns from it."""
 from __future__ import annotations
 
 from functools import cache
@@ -14,6 +16,18 @@ from reasoner.law.schema import KIND_ORDER, OUTPUTS
 @cache
 def catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     """[{name, kind, unit, clauses}] in the order a record lists kinds, then by name."""
+    from pathlib import Path
+
+    from reasoner.law.datacache import cached
+    from reasoner.law.locator import encodings_folder
+
+    package = Path(__file__).parent.parent
+    sources = sorted(p for p in encodings_folder().iterdir() if p.is_file()) + sorted(package.rglob("*.py")) \
+        + sorted(package.glob("*.lp"))
+    return cached(f"catalog-{ordinance}", sources, __name__, lambda: _catalog(ordinance), version=clingo.__version__)
+
+
+def _catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     from reasoner.events.samples import sample_events
     from reasoner.conclusions import read_atom, unit_of
     from reasoner.law.vocabulary import names
