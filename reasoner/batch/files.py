@@ -759,9 +759,10 @@ def csv_text(rows: list[list[Any]]) -> str:
 
 LAYOUTS = ("wide", "long")
 ERROR_COLUMNS = ("event", "name", "source", "line", "error")
-# Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell.
-WIDE_PARTS = ("status", "permits", "permits.clauses", "deadlines", "filing", "filing.clauses", "shortfalls",
-              "denial_grounds")
+# Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell. Each
+# deadline's columns follow the permits, each obligation's the denial grounds.
+WIDE_PARTS = ("status", "permits", "permits.clauses", "shortfalls", "denial_grounds")
+DEADLINE_PARTS = ("deadline.{}", "deadline.{}.days_late", "deadline.{}.clauses")
 
 
 def csv_layout(output_format: str, given: str | None) -> str | None:
@@ -787,10 +788,24 @@ def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
 
 
 @cache
+def ordinance_deadlines(ordinance: str) -> tuple[tuple[str, bool], ...]:
+    """(name, whether a filing can be late or on time for it) of each deadline the ordinance can conclude, as the
+    catalog lists them (modes/catalog.py): a date column each, and a signed lateness beside the filing's."""
+    from reasoner.modes.catalog import catalog
+
+    listed = catalog(ordinance)
+    timely = {entry["name"] for entry in listed if entry["kind"] in ("late", "on_time")}
+    return tuple((entry["name"], entry["name"] in timely) for entry in listed if entry["kind"] == "deadline")
+
+
+@cache
 def wide_columns(ordinances: tuple[str, ...]) -> list[str]:
     columns = ["event", "name"]
     for ordinance in ordinances:
-        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS]
+        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS[:3]]
+        for name, timely in ordinance_deadlines(ordinance):
+            columns += [f"{ordinance}.{part.format(name)}" for part in DEADLINE_PARTS if timely or "days_late" not in part]
+        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS[3:]]
         for name in ordinance_obligations(ordinance):
             columns += [f"{ordinance}.{name}", f"{ordinance}.{name}.clauses"]
     return columns + ["source", "line", "error"]
@@ -819,14 +834,26 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
     def of(*kinds: str) -> list[dict[str, Any]]:
         return [c for c in conclusions if c["kind"] in kinds]
 
-    permits, filing = of("permits"), of("late", "on_time")
+    permits = of("permits")
     cells: list[Any] = [
         record["status"],
         _joined([c["value"] for c in permits]) if permits else "",
         "; ".join(_notes(c) for c in permits),
-        "; ".join(f"{c['name']} {c['value']} [{_notes(c)}]" for c in of("deadline")),
-        _joined([phrase(c) if len(filing) == 1 else f"{c['name']}: {phrase(c)}" for c in filing]) if filing else "",
-        "; ".join(_notes(c) for c in filing),
+    ]
+    dates: dict[str, list[dict[str, Any]]] = {}
+    lateness: dict[str, list[Any]] = {}
+    for item in conclusions:
+        if item["kind"] == "deadline":
+            dates.setdefault(item["name"], []).append(item)
+        elif item["kind"] in ("late", "on_time"):  # signed: days late, or days to spare below zero
+            lateness.setdefault(item["name"], []).append(item["value"] if item["kind"] == "late" else -item["value"])
+    for name, timely in ordinance_deadlines(record["ordinance"]):
+        items = dates.get(name, [])
+        cells.append(_joined([c["value"] for c in items]) if items else "")
+        if timely:
+            cells.append(_joined(lateness[name]) if name in lateness else "")
+        cells.append("; ".join(_notes(c) for c in items))
+    cells += [
         "; ".join(f"{c['name']}: {c['provided']} of {c['required']} [{_notes(c)}]" for c in of("shortfall")),
         "; ".join(f"{c['name']} [{_notes(c)}]" for c in of("denial_ground")),
     ]
