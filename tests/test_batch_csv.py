@@ -105,7 +105,7 @@ def test_each_deadline_has_its_own_date_column_and_the_filing_a_signed_number_of
 
 def test_the_long_layout_keeps_one_row_per_event_and_ordinance(tmp_path):
     header, *rows = run(tmp_path, "out.csv", FILED[:5], layout="long")
-    assert header[:2] == ["event", "ordinance"] and len(rows) == 5 * len(ORDINANCES)
+    assert header[:3] == ["event", "name", "ordinance"] and len(rows) == 5 * len(ORDINANCES)
 
 
 def test_cells_a_spreadsheet_would_run_as_formulas_are_escaped(tmp_path):
@@ -142,3 +142,27 @@ def test_an_error_row_keeps_the_applications_name_in_the_jsonl_and_in_an_errors_
     with apart.open(encoding="utf-8", newline="") as handle:
         header, row = list(csv.reader(handle))
     assert header[:2] == ["event", "name"] and row[:2] == ["x", "Harvest Days"]
+
+
+def test_a_csv_row_refused_for_one_cell_keeps_its_id_and_name_in_every_output(tmp_path):
+    source = tmp_path / "applications.csv"
+    source.write_text("id,name,attendance.expected_max,schedule.start,schedule.end,schedule.sessions\n"
+                      "fair-1,County Fair,5000,2027-07-16T10:00,2027-07-16T22:00,2027-07-16T10:00\n",
+                      encoding="utf-8")
+    for out, field in (("out.jsonl", None), ("wide.csv", "wide"), ("long.csv", "long")):
+        batch.run(batch.BatchOptions(str(source), str(tmp_path / out), ORDINANCES, workers=0, layout=field))
+        if field is None:
+            [row] = read_jsonl(tmp_path / out)
+            assert (row["event"], row["name"]) == ("fair-1", "County Fair") and "schedule.sessions" in row["error"]
+            continue
+        with (tmp_path / out).open(encoding="utf-8", newline="") as handle:
+            header, row = list(csv.reader(handle))
+        assert header[:2] == ["event", "name"] and row[:2] == ["fair-1", "County Fair"] and "schedule.sessions" in row[-1]
+
+
+def test_the_long_layout_names_the_application_on_each_row_an_error_row_included(tmp_path):
+    header, *rows = run(tmp_path, "out.csv", [FILED[0], {"id": "x", "name": "Harvest Days", "attendance": "lots"}],
+                        layout="long")
+    assert header[:3] == ["event", "name", "ordinance"]
+    assert [row[:2] for row in rows] == [["filed-0", "Event 0"]] * len(ORDINANCES) + [["x", "Harvest Days"]]
+    assert all(len(row) == len(header) for row in rows)

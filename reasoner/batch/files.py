@@ -40,7 +40,7 @@ EVENT_FILE_SUFFIXES = (".yaml", ".yml", ".json")
 LIST_SEPARATOR = ";"
 MAX_WHOLE_FILE_BYTES = 256 * 2**20  # a JSON file is parsed whole; past this, JSONL, CSV or YAML, which stream
 
-CSV_COLUMNS = ("event", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
+CSV_COLUMNS = ("event", "name", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
                "obligations", "deadlines", "filing", "restrictions", "application_missing", "denial_grounds",
                "revocation_grounds", "penalties", "shortfalls", "conclusions", "source", "line", "error")
 # CSV cells that list conclusions of these kinds, each "name=value unit (may) [clauses]".
@@ -661,13 +661,14 @@ def _span(item: str) -> dict[str, str]:
     return {"start": start.strip(), "end": end.strip()}
 
 
-def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:
-    """The nested event a CSV row describes, or the problems that stop it."""
+def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The nested event a CSV row describes, and the problems that stop it; with problems, the data holds the cells
+    that could be read (a row refused for one cell keeps its id and name for its error row)."""
+    problems = []
     if len(row) > len(header):
-        return None, [("", f"the row has {len(row)} cells but the header names {len(header)} columns")]
+        problems.append(("", f"the row has {len(row)} cells but the header names {len(header)} columns"))
     shape = _shape()
     data: dict[str, Any] = {}
-    problems = []
     for name, cell in zip(header, row):
         value: Any = cell.strip()
         if not value:
@@ -696,7 +697,7 @@ def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | 
                 problems.append((name, f"column {name} and the columns under it both give a value"))
             else:
                 target[parts[-1]] = value
-    return (None if problems else data), problems
+    return data, problems
 
 
 def event_columns() -> list[str]:
@@ -729,10 +730,11 @@ def _cell_item(item: dict[str, Any]) -> str:
     return f"{text} [{', '.join(item['clauses'])}]"
 
 
-def csv_cells(record: dict[str, Any]) -> list[str]:
-    """The CSV columns of one result record, from `event` to `conclusions` (source, line, error follow)."""
+def csv_cells(record: dict[str, Any], name: str = "") -> list[str]:
+    """The CSV columns of one result record, from `event` to `conclusions` (source, line, error follow); `name`,
+    the event's."""
     conclusions = record["conclusions"]
-    cells = [record["event"], record["ordinance"], record["jurisdiction"], record["status"],
+    cells = [record["event"], name, record["ordinance"], record["jurisdiction"], record["status"],
              {True: "true", False: "false", None: ""}[record["permit_required"]]]
     for kinds in CSV_CELLS.values():
         cells.append("; ".join(_cell_item(c) for c in conclusions if c["kind"] in kinds))
@@ -912,15 +914,13 @@ def error_json(record: dict[str, Any]) -> str:
 
 def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
                   readings: bool = False) -> list[Any]:
-    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id (and in
-    the wide layout and an errors file its name, as given), and source, line and error in the last columns."""
+    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id and
+    name, as given, and source, line and error in the last columns."""
     if layout == "errors":
         return [record["event"] or "", record.get("name", ""), record["source"], record["line"], record["error"]]
     width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
     width += len(readings_columns(layout, ordinances)) if readings else 0
     row: list[Any] = [""] * width
-    row[0] = record["event"] or ""
-    if layout == "wide":
-        row[1] = record.get("name", "")
+    row[0], row[1] = record["event"] or "", record.get("name", "")
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row

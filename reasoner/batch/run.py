@@ -173,7 +173,7 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
 
 
 def _csv_body(body: Any, layout: str) -> list[Any]:
-    """The CSV cells of a Body in `layout` (after the event id in a long row; its ordinance's block in a wide
+    """The CSV cells of a Body in `layout` (after the event id and name in a long row; its ordinance's block in a wide
     one), worked out once per Body and layout (Bodies recur, as atoms do)."""
     if body.extra is None:
         body.extra = {}
@@ -184,7 +184,7 @@ def _csv_body(body: Any, layout: str) -> list[Any]:
         record = {"event": "", "ordinance": body.ordinance, "jurisdiction": registry(body.ordinance).jurisdiction,
                   "status": body.status, "permit_required": body.status == "permit_required",
                   "conclusions": body.conclusions}
-        cells = body.extra[layout] = wide_cells(record) if layout == "wide" else csv_cells(record)[1:]
+        cells = body.extra[layout] = wide_cells(record) if layout == "wide" else csv_cells(record)[2:]
     return cells
 
 
@@ -249,7 +249,8 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
                     out.append([event.id, event.name or "", *(c for body in mine for c in _csv_body(body, "wide")),
                                 record.source, record.line, ""])
                 elif csv_out:
-                    out.extend([event.id, *_csv_body(body, "long"), record.source, record.line, ""] for body in mine)
+                    out.extend([event.id, event.name or "", *_csv_body(body, "long"), record.source, record.line, ""]
+                               for body in mine)
                 else:
                     out.extend(body.line(event.id) for body in mine)
                 evaluated += 1
@@ -276,7 +277,7 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 else:
                     for result in results:
                         moving = [readings_cell(result)] if chunk.depends else []
-                        out.append(csv_cells(result) + moving + [record.source, record.line, ""] if csv_out
+                        out.append(csv_cells(result, event.name or "") + moving + [record.source, record.line, ""] if csv_out
                                    else utf8(json.dumps(result, ensure_ascii=False) + "\n"))
                 evaluated += 1
                 rows += 1 if wide else len(results)
