@@ -11,7 +11,7 @@ import yaml
 
 from reasoner.batch import run as batch
 from reasoner.batch.files import ordinance_obligations
-from reasoner.law.labels import phrase
+from reasoner.law.labels import listed, phrase
 from reasoner.modes.catalog import catalog
 from reasoner.law.vocabulary import names
 
@@ -166,3 +166,21 @@ def test_the_long_layout_names_the_application_on_each_row_an_error_row_included
     assert header[:3] == ["event", "name", "ordinance"]
     assert [row[:2] for row in rows] == [["filed-0", "Event 0"]] * len(ORDINANCES) + [["x", "Harvest Days"]]
     assert all(len(row) == len(header) for row in rows)
+
+
+def test_the_long_layouts_cells_say_each_conclusion_in_the_one_phrasing_the_terminal_and_the_page_use(tmp_path):
+    records = [r for r in run(tmp_path, "out.jsonl", FILED) if "error" not in r]
+    header, *rows = run(tmp_path, "out.csv", FILED, layout="long")
+    assert len(rows) == len(records)
+    kinds = {"obligations": "obligation", "deadlines": "deadline", "filing": ("late", "on_time"),
+             "penalties": "penalty", "shortfalls": "shortfall", "denial_grounds": "denial_ground"}
+    said = set()
+    for record, row in zip(records, rows):
+        cells = dict(zip(header, row))
+        for column, kind in kinds.items():
+            items = [c for c in record["conclusions"] if c["kind"] in kind]
+            assert cells[column] == "; ".join(listed(c) for c in items)
+            for item in items:  # "14 day(s) late", "$1,000–$20,000", "may deny": phrase() of labels.py
+                assert f"{item['name']}: {phrase(item)} [" in cells[column] or phrase(item) == "yes"
+                said.add(item["kind"])
+    assert said >= {"obligation", "deadline", "late", "on_time", "penalty", "shortfall", "denial_ground"}

@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 from reasoner.events.loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
 from reasoner.events.loading import RefusedFile, file_kind, read_bounded, shown, unstattable
-from reasoner.law.labels import phrase
+from reasoner.law.labels import listed
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -43,7 +43,7 @@ MAX_WHOLE_FILE_BYTES = 256 * 2**20  # a JSON file is parsed whole; past this, JS
 CSV_COLUMNS = ("event", "name", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
                "obligations", "deadlines", "filing", "restrictions", "application_missing", "denial_grounds",
                "revocation_grounds", "penalties", "shortfalls", "conclusions", "source", "line", "error")
-# CSV cells that list conclusions of these kinds, each "name=value unit (may) [clauses]".
+# CSV cells that list conclusions of these kinds, each in the one phrasing (reasoner/law/labels.py's `listed`).
 CSV_CELLS = {"exemptions": ("exemption",), "permits": ("permits",), "obligations": ("obligation",),
              "deadlines": ("deadline",), "filing": ("late", "on_time"), "restrictions": ("restriction",),
              "application_missing": ("application_missing",), "denial_grounds": ("denial_ground",),
@@ -707,29 +707,6 @@ def event_columns() -> list[str]:
 
 # ---- result rows --------------------------------------------------------------------------------
 
-def _cell_item(item: dict[str, Any]) -> str:
-    kind, value, unit = item["kind"], item.get("value"), item.get("unit")
-    text = item["name"]
-    if kind == "shortfall":
-        text += f"={item['provided']} of {item['required']}"
-    elif kind == "penalty":
-        low, high = item.get("min"), item.get("max")
-        if low or high:
-            text += f"={low or 0}-{high}" if high else f"={low}+"
-    elif value is not None and value is not True:
-        text += f"={value}"
-    if unit not in (None, "count", "date") and (value not in (None, True) or kind in ("penalty", "shortfall")):
-        text += f" {unit}"
-    if item.get("modality") == "may":
-        text += " (may)"
-    if "alternative" in item:
-        alternative = item["alternative"]
-        text += f" or {alternative['name']}={alternative['value']}"
-    if "certainty" in item:
-        text += f" ({item['certainty']})"
-    return f"{text} [{', '.join(item['clauses'])}]"
-
-
 def csv_cells(record: dict[str, Any], name: str = "") -> list[str]:
     """The CSV columns of one result record, from `event` to `conclusions` (source, line, error follow); `name`,
     the event's."""
@@ -737,7 +714,7 @@ def csv_cells(record: dict[str, Any], name: str = "") -> list[str]:
     cells = [record["event"], name, record["ordinance"], record["jurisdiction"], record["status"],
              {True: "true", False: "false", None: ""}[record["permit_required"]]]
     for kinds in CSV_CELLS.values():
-        cells.append("; ".join(_cell_item(c) for c in conclusions if c["kind"] in kinds))
+        cells.append("; ".join(listed(c) for c in conclusions if c["kind"] in kinds))
     cells.append(json.dumps(conclusions, ensure_ascii=False, separators=(",", ":")))
     return cells
 
@@ -795,9 +772,9 @@ def ordinance_deadlines(ordinance: str) -> tuple[tuple[str, bool], ...]:
     catalog lists them (modes/catalog.py): a date column each, and a signed lateness beside the filing's."""
     from reasoner.modes.catalog import catalog
 
-    listed = catalog(ordinance)
-    timely = {entry["name"] for entry in listed if entry["kind"] in ("late", "on_time")}
-    return tuple((entry["name"], entry["name"] in timely) for entry in listed if entry["kind"] == "deadline")
+    entries = catalog(ordinance)
+    timely = {entry["name"] for entry in entries if entry["kind"] in ("late", "on_time")}
+    return tuple((entry["name"], entry["name"] in timely) for entry in entries if entry["kind"] == "deadline")
 
 
 @cache
@@ -856,8 +833,8 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
             cells.append(_joined(lateness[name]) if name in lateness else "")
         cells.append("; ".join(_notes(c) for c in items))
     cells += [
-        "; ".join(f"{c['name']}: {c['provided']} of {c['required']} [{_notes(c)}]" for c in of("shortfall")),
-        "; ".join(f"{c['name']} [{_notes(c)}]" for c in of("denial_ground")),
+        "; ".join(listed(c) for c in of("shortfall")),
+        "; ".join(listed(c) for c in of("denial_ground")),
     ]
     found: dict[str, list[dict[str, Any]]] = {}
     for item in of("obligation"):
