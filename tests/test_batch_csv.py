@@ -7,10 +7,13 @@ import json
 import re
 from datetime import date
 
+import pytest
 import yaml
+from click.testing import CliRunner
 
 from reasoner.batch import run as batch
-from reasoner.batch.files import ordinance_obligations
+from reasoner.batch.files import BatchInputError, ordinance_obligations
+from reasoner.cli import main
 from reasoner.law.labels import listed, phrase
 from reasoner.modes.catalog import catalog
 from reasoner.law.vocabulary import names
@@ -184,3 +187,45 @@ def test_the_long_layouts_cells_say_each_conclusion_in_the_one_phrasing_the_term
                 assert f"{item['name']}: {phrase(item)} [" in cells[column] or phrase(item) == "yes"
                 said.add(item["kind"])
     assert said >= {"obligation", "deadline", "late", "on_time", "penalty", "shortfall", "denial_ground"}
+
+
+def test_columns_selects_the_named_columns_with_the_applications_id_name_and_error(tmp_path):
+    records = FILED[:20] + [{"id": "x", "name": "Harvest Days", "attendance": "lots"}]
+    header, *rows = run(tmp_path, "all.csv", records)
+    patterns = ("*.status", "gem.deadline.*", "trempealeau.toilets")
+    picked, *chosen = run(tmp_path, "some.csv", records, columns=patterns)
+    assert picked == [c for c in header if c in ("event", "name", "source", "line", "error")
+                      or c.endswith(".status") or c.startswith("gem.deadline.") or c == "trempealeau.toilets"]
+    assert "gem.deadline.application_filing.days_late" in picked and len(picked) < len(header) / 10
+    assert chosen == [[dict(zip(header, row))[column] for column in picked] for row in rows]
+    assert chosen[-1][:2] == ["x", "Harvest Days"] and "attendance" in chosen[-1][-1]
+
+
+def test_columns_refuses_a_name_of_no_column_suggesting_the_nearest(tmp_path):
+    source = tmp_path / "events.jsonl"
+    source.write_text(json.dumps(FILED[0]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(tmp_path / "out.csv"), "--workers", "0",
+                                       "--columns", "gem.status,trempealeau.toilet"])
+    assert result.exit_code == 2 and "'trempealeau.toilet'" in result.output and "trempealeau.toilets" in result.output
+    result = CliRunner().invoke(main, ["batch", str(source), "--out", str(tmp_path / "out.jsonl"), "--workers", "0",
+                                       "--columns", "gem.status"])
+    assert result.exit_code == 2 and "CSV" in result.output
+
+
+def test_a_run_resumes_only_with_the_columns_it_was_given(tmp_path):
+    source = tmp_path / "events.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in FILED[:40]), encoding="utf-8")
+    out = tmp_path / "out.csv"
+
+    def stop(summary, position, size):
+        raise KeyboardInterrupt
+
+    options = dict(workers=0, chunk_size=8, columns=("*.status",))
+    with pytest.raises(KeyboardInterrupt):
+        batch.run(batch.BatchOptions(str(source), str(out), ORDINANCES, **options), stop)
+    with pytest.raises(BatchInputError, match="--columns"):
+        batch.run(batch.BatchOptions(str(source), str(out), ORDINANCES, resume=True, **{**options, "columns": ("*.permits",)}))
+    batch.run(batch.BatchOptions(str(source), str(out), ORDINANCES, resume=True, **options))
+    whole = tmp_path / "whole.csv"
+    batch.run(batch.BatchOptions(str(source), str(whole), ORDINANCES, **options))
+    assert out.read_bytes() == whole.read_bytes()

@@ -858,14 +858,40 @@ def readings_cell(record: dict[str, Any]) -> str:
     return "; ".join(moving)
 
 
-def csv_header(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> str:
-    """The header row of a CSV output in `layout` (wide, long, or errors for an --errors file); `readings`: with
+def csv_columns(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> list[str]:
+    """The columns of a CSV output in `layout` (wide, long, or errors for an --errors file); `readings`: with
     the depends_on_readings columns."""
     columns = {"wide": lambda: wide_columns(ordinances), "long": lambda: list(CSV_COLUMNS),
                "errors": lambda: list(ERROR_COLUMNS)}[layout or "long"]()
     if readings and layout != "errors":
         columns = [*columns[:-3], *readings_columns(layout, ordinances), *columns[-3:]]
-    return csv_text([columns])
+    return columns
+
+
+def csv_header(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> str:
+    """The header row of a CSV output in `layout` (see csv_columns)."""
+    return csv_text([csv_columns(layout, ordinances, readings)])
+
+
+# Kept whatever --columns selects: which application a row is about, and why a record failed.
+KEPT_COLUMNS = ("event", "name", "source", "line", "error")
+
+
+def selected_columns(columns: list[str], patterns: tuple[str, ...]) -> tuple[int, ...]:
+    """`--columns`: the places of the columns that one of `patterns` names (shell-style: `*.status`,
+    `gem.deadline.*`, `trempealeau.toilets`), with those of KEPT_COLUMNS, in the output's order. A pattern that
+    names no column is refused, with the names nearest to it."""
+    import difflib
+    from fnmatch import fnmatchcase
+
+    for pattern in patterns:
+        if not any(fnmatchcase(column, pattern) for column in columns):
+            near = difflib.get_close_matches(pattern, columns, n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else \
+                " (the header of a run without --columns lists them; a pattern may use * and ?)"
+            raise BatchInputError(f"--columns {pattern!r}: names no column of this output{hint}")
+    return tuple(index for index, column in enumerate(columns)
+                 if column in KEPT_COLUMNS or any(fnmatchcase(column, pattern) for pattern in patterns))
 
 
 def _text(value: str) -> str:
