@@ -740,6 +740,9 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @click.option("--layout", type=click.Choice(["wide", "long"]), default=None,
               help="CSV output: wide (default), one row per event with columns per ordinance and obligation; "
                    "long, one row per event and ordinance.")
+@click.option("--columns", "columns", metavar="PATTERNS", multiple=True,
+              help="CSV output: only the columns these comma-separated names or patterns give (e.g. "
+                   "'*.status,*.deadline.*,gem.toilets'), with event, name, source, line and error.")
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Worker processes (default: one per CPU; 0 evaluates in this process).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -763,7 +766,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
           show_progress: bool | None, as_of: date | None, time_limit: float | None,
-          with_readings: bool) -> None:
+          with_readings: bool, columns: tuple[str, ...]) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -779,7 +782,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
                errors_path, scheduler, resume, restart, show_progress, as_of, time_limit,
-               with_readings)
+               with_readings, tuple(p.strip() for given in columns for p in given.split(",") if p.strip()))
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -811,14 +814,15 @@ def _say(line: str) -> None:
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
            restart: bool, show_progress: bool | None, as_of: date | None = None,
-           time_limit: float | None = None, depends: bool = False) -> None:
+           time_limit: float | None = None, depends: bool = False, columns: tuple[str, ...] = ()) -> None:
     from contextlib import nullcontext
 
     from reasoner.batch.run import BatchOptions
 
     options = BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
-                                    layout=layout, as_of=as_of, time_limit=time_limit, depends=depends)
+                                    layout=layout, as_of=as_of, time_limit=time_limit, depends=depends,
+                                    columns=columns)
     service.law_date([], as_of, service.CLI)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers

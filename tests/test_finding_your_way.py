@@ -23,6 +23,16 @@ def test_village_can_conclude_its_localized_area_exemption():
 
 
 @pytest.mark.parametrize("ordinance", encoded_ordinances())
+def test_only_a_deadline_the_filing_date_is_compared_with_can_be_late_or_on_time(ordinance):
+    # vocabulary.lp compares the filing date with the filing deadline alone: the authority's processing
+    # deadline, a bond's return or a hearing date is never "filed late"
+    listed = catalog(ordinance)
+    timely = {(c["kind"], c["name"]) for c in listed if c["kind"] in ("late", "on_time")}
+    assert ("deadline", "application_filing") in {(c["kind"], c["name"]) for c in listed}
+    assert timely == {("late", "application_filing"), ("on_time", "application_filing")}
+
+
+@pytest.mark.parametrize("ordinance", encoded_ordinances())
 def test_every_conclusion_evaluate_gives_on_the_examples_is_listed(ordinance):
     listed = {(c["kind"], c["name"]) for c in catalog(ordinance)}
     units = {c["name"]: c["unit"] for c in catalog(ordinance) if c["kind"] == "obligation"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from reasoner.batch.files import wide_cells
+from reasoner.batch.files import csv_cells, wide_cells
 from reasoner.law import labels
 from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, phrase
 from reasoner.law.schema import KIND_ORDER
@@ -43,10 +43,16 @@ def test_a_conclusion_is_phrased_the_same_in_the_terminal_the_report_the_compari
         assert render._line(item) == f"application filing: {words}"
         assert compare.item_text(item) == words
         assert report._amount(item) == words
-        record = {"ordinance": ordinance, "status": "permit_required", "conclusions": [item]}
-        assert words in wide_cells(record)
+        record = {"event": "e", "ordinance": ordinance, "jurisdiction": "", "status": "permit_required",
+                  "permit_required": True, "conclusions": [item]}
+        assert f"application_filing: {words} [1.2]" in csv_cells(record)  # the long layout's cell
+        signed = item["value"] if item["kind"] == "late" else -item["value"]
+        assert signed in wide_cells(record)  # the wide layout's: a number to sort by, days to spare below zero
     assert render._line(DENIAL) == f"false statement: {phrase(DENIAL)}"
     assert compare.item_text(DENIAL) == phrase(DENIAL) == "may deny"
+    record = {"event": "e", "ordinance": ordinance, "jurisdiction": "", "status": "permit_required",
+              "permit_required": True, "conclusions": [DENIAL]}
+    assert "false_statement: may deny [3]" in csv_cells(record) and "false_statement: may deny [3]" in wide_cells(record)
 
 
 def test_the_page_takes_its_labels_from_the_server_not_a_copy():

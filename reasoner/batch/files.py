@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 from reasoner.events.loading import MAX_FILE_BYTES, MAX_VALUES  # an event file's limits hold for each record
 from reasoner.events.loading import RefusedFile, file_kind, read_bounded, shown, unstattable
-from reasoner.law.labels import phrase
+from reasoner.law.labels import listed
 
 INPUT_FORMATS = ("jsonl", "csv", "yaml", "json", "folder")
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -40,10 +40,10 @@ EVENT_FILE_SUFFIXES = (".yaml", ".yml", ".json")
 LIST_SEPARATOR = ";"
 MAX_WHOLE_FILE_BYTES = 256 * 2**20  # a JSON file is parsed whole; past this, JSONL, CSV or YAML, which stream
 
-CSV_COLUMNS = ("event", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
+CSV_COLUMNS = ("event", "name", "ordinance", "jurisdiction", "status", "permit_required", "exemptions", "permits",
                "obligations", "deadlines", "filing", "restrictions", "application_missing", "denial_grounds",
                "revocation_grounds", "penalties", "shortfalls", "conclusions", "source", "line", "error")
-# CSV cells that list conclusions of these kinds, each "name=value unit (may) [clauses]".
+# CSV cells that list conclusions of these kinds, each in the one phrasing (reasoner/law/labels.py's `listed`).
 CSV_CELLS = {"exemptions": ("exemption",), "permits": ("permits",), "obligations": ("obligation",),
              "deadlines": ("deadline",), "filing": ("late", "on_time"), "restrictions": ("restriction",),
              "application_missing": ("application_missing",), "denial_grounds": ("denial_ground",),
@@ -661,13 +661,14 @@ def _span(item: str) -> dict[str, str]:
     return {"start": start.strip(), "end": end.strip()}
 
 
-def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:
-    """The nested event a CSV row describes, or the problems that stop it."""
+def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The nested event a CSV row describes, and the problems that stop it; with problems, the data holds the cells
+    that could be read (a row refused for one cell keeps its id and name for its error row)."""
+    problems = []
     if len(row) > len(header):
-        return None, [("", f"the row has {len(row)} cells but the header names {len(header)} columns")]
+        problems.append(("", f"the row has {len(row)} cells but the header names {len(header)} columns"))
     shape = _shape()
     data: dict[str, Any] = {}
-    problems = []
     for name, cell in zip(header, row):
         value: Any = cell.strip()
         if not value:
@@ -696,7 +697,7 @@ def csv_data(header: tuple[str, ...], row: list[str]) -> tuple[dict[str, Any] | 
                 problems.append((name, f"column {name} and the columns under it both give a value"))
             else:
                 target[parts[-1]] = value
-    return (None if problems else data), problems
+    return data, problems
 
 
 def event_columns() -> list[str]:
@@ -706,36 +707,14 @@ def event_columns() -> list[str]:
 
 # ---- result rows --------------------------------------------------------------------------------
 
-def _cell_item(item: dict[str, Any]) -> str:
-    kind, value, unit = item["kind"], item.get("value"), item.get("unit")
-    text = item["name"]
-    if kind == "shortfall":
-        text += f"={item['provided']} of {item['required']}"
-    elif kind == "penalty":
-        low, high = item.get("min"), item.get("max")
-        if low or high:
-            text += f"={low or 0}-{high}" if high else f"={low}+"
-    elif value is not None and value is not True:
-        text += f"={value}"
-    if unit not in (None, "count", "date") and (value not in (None, True) or kind in ("penalty", "shortfall")):
-        text += f" {unit}"
-    if item.get("modality") == "may":
-        text += " (may)"
-    if "alternative" in item:
-        alternative = item["alternative"]
-        text += f" or {alternative['name']}={alternative['value']}"
-    if "certainty" in item:
-        text += f" ({item['certainty']})"
-    return f"{text} [{', '.join(item['clauses'])}]"
-
-
-def csv_cells(record: dict[str, Any]) -> list[str]:
-    """The CSV columns of one result record, from `event` to `conclusions` (source, line, error follow)."""
+def csv_cells(record: dict[str, Any], name: str = "") -> list[str]:
+    """The CSV columns of one result record, from `event` to `conclusions` (source, line, error follow); `name`,
+    the event's."""
     conclusions = record["conclusions"]
-    cells = [record["event"], record["ordinance"], record["jurisdiction"], record["status"],
+    cells = [record["event"], name, record["ordinance"], record["jurisdiction"], record["status"],
              {True: "true", False: "false", None: ""}[record["permit_required"]]]
     for kinds in CSV_CELLS.values():
-        cells.append("; ".join(_cell_item(c) for c in conclusions if c["kind"] in kinds))
+        cells.append("; ".join(listed(c) for c in conclusions if c["kind"] in kinds))
     cells.append(json.dumps(conclusions, ensure_ascii=False, separators=(",", ":")))
     return cells
 
@@ -759,9 +738,10 @@ def csv_text(rows: list[list[Any]]) -> str:
 
 LAYOUTS = ("wide", "long")
 ERROR_COLUMNS = ("event", "name", "source", "line", "error")
-# Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell.
-WIDE_PARTS = ("status", "permits", "permits.clauses", "deadlines", "filing", "filing.clauses", "shortfalls",
-              "denial_grounds")
+# Per ordinance, after its status; each with its clauses beside it (".clauses") or inside a compact cell. Each
+# deadline's columns follow the permits, each obligation's the denial grounds.
+WIDE_PARTS = ("status", "permits", "permits.clauses", "shortfalls", "denial_grounds")
+DEADLINE_PARTS = ("deadline.{}", "deadline.{}.days_late", "deadline.{}.clauses")
 
 
 def csv_layout(output_format: str, given: str | None) -> str | None:
@@ -775,20 +755,36 @@ def csv_layout(output_format: str, given: str | None) -> str | None:
 
 @cache
 def ordinance_obligations(ordinance: str) -> tuple[str, ...]:
-    """The obligations (encodings/vocabulary.yaml) an ordinance's encoding names, in the vocabulary's order:
-    the obligation columns of the wide CSV, derived from the law's files, never listed by hand."""
-    from reasoner.law.rules import names as rules_names
+    """The obligations an ordinance can conclude, in the vocabulary's order (encodings/vocabulary.yaml): the
+    obligation columns of the wide CSV, from the one catalog of what an ordinance concludes (modes/catalog.py),
+    so a duty the authority may impose by any name (Fulton 177-4, Missouri 316.170) has its column, and a name
+    the text only asks about (an item of the application, a provision) has none."""
     from reasoner.law.vocabulary import names
+    from reasoner.modes.catalog import catalog
 
-    named = rules_names(ordinance)
-    return tuple(name for name in names("obligations") if name in named)
+    concluded = {entry["name"] for entry in catalog(ordinance) if entry["kind"] == "obligation"}
+    return tuple(name for name in names("obligations") if name in concluded)
+
+
+@cache
+def ordinance_deadlines(ordinance: str) -> tuple[tuple[str, bool], ...]:
+    """(name, whether a filing can be late or on time for it) of each deadline the ordinance can conclude, as the
+    catalog lists them (modes/catalog.py): a date column each, and a signed lateness beside the filing's."""
+    from reasoner.modes.catalog import catalog
+
+    entries = catalog(ordinance)
+    timely = {entry["name"] for entry in entries if entry["kind"] in ("late", "on_time")}
+    return tuple((entry["name"], entry["name"] in timely) for entry in entries if entry["kind"] == "deadline")
 
 
 @cache
 def wide_columns(ordinances: tuple[str, ...]) -> list[str]:
     columns = ["event", "name"]
     for ordinance in ordinances:
-        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS]
+        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS[:3]]
+        for name, timely in ordinance_deadlines(ordinance):
+            columns += [f"{ordinance}.{part.format(name)}" for part in DEADLINE_PARTS if timely or "days_late" not in part]
+        columns += [f"{ordinance}.{part}" for part in WIDE_PARTS[3:]]
         for name in ordinance_obligations(ordinance):
             columns += [f"{ordinance}.{name}", f"{ordinance}.{name}.clauses"]
     return columns + ["source", "line", "error"]
@@ -817,16 +813,28 @@ def wide_cells(record: dict[str, Any]) -> list[Any]:
     def of(*kinds: str) -> list[dict[str, Any]]:
         return [c for c in conclusions if c["kind"] in kinds]
 
-    permits, filing = of("permits"), of("late", "on_time")
+    permits = of("permits")
     cells: list[Any] = [
         record["status"],
         _joined([c["value"] for c in permits]) if permits else "",
         "; ".join(_notes(c) for c in permits),
-        "; ".join(f"{c['name']} {c['value']} [{_notes(c)}]" for c in of("deadline")),
-        _joined([phrase(c) if len(filing) == 1 else f"{c['name']}: {phrase(c)}" for c in filing]) if filing else "",
-        "; ".join(_notes(c) for c in filing),
-        "; ".join(f"{c['name']}: {c['provided']} of {c['required']} [{_notes(c)}]" for c in of("shortfall")),
-        "; ".join(f"{c['name']} [{_notes(c)}]" for c in of("denial_ground")),
+    ]
+    dates: dict[str, list[dict[str, Any]]] = {}
+    lateness: dict[str, list[Any]] = {}
+    for item in conclusions:
+        if item["kind"] == "deadline":
+            dates.setdefault(item["name"], []).append(item)
+        elif item["kind"] in ("late", "on_time"):  # signed: days late, or days to spare below zero
+            lateness.setdefault(item["name"], []).append(item["value"] if item["kind"] == "late" else -item["value"])
+    for name, timely in ordinance_deadlines(record["ordinance"]):
+        items = dates.get(name, [])
+        cells.append(_joined([c["value"] for c in items]) if items else "")
+        if timely:
+            cells.append(_joined(lateness[name]) if name in lateness else "")
+        cells.append("; ".join(_notes(c) for c in items))
+    cells += [
+        "; ".join(listed(c) for c in of("shortfall")),
+        "; ".join(listed(c) for c in of("denial_ground")),
     ]
     found: dict[str, list[dict[str, Any]]] = {}
     for item in of("obligation"):
@@ -850,14 +858,40 @@ def readings_cell(record: dict[str, Any]) -> str:
     return "; ".join(moving)
 
 
-def csv_header(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> str:
-    """The header row of a CSV output in `layout` (wide, long, or errors for an --errors file); `readings`: with
+def csv_columns(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> list[str]:
+    """The columns of a CSV output in `layout` (wide, long, or errors for an --errors file); `readings`: with
     the depends_on_readings columns."""
     columns = {"wide": lambda: wide_columns(ordinances), "long": lambda: list(CSV_COLUMNS),
                "errors": lambda: list(ERROR_COLUMNS)}[layout or "long"]()
     if readings and layout != "errors":
         columns = [*columns[:-3], *readings_columns(layout, ordinances), *columns[-3:]]
-    return csv_text([columns])
+    return columns
+
+
+def csv_header(layout: str | None, ordinances: tuple[str, ...], readings: bool = False) -> str:
+    """The header row of a CSV output in `layout` (see csv_columns)."""
+    return csv_text([csv_columns(layout, ordinances, readings)])
+
+
+# Kept whatever --columns selects: which application a row is about, and why a record failed.
+KEPT_COLUMNS = ("event", "name", "source", "line", "error")
+
+
+def selected_columns(columns: list[str], patterns: tuple[str, ...]) -> tuple[int, ...]:
+    """`--columns`: the places of the columns that one of `patterns` names (shell-style: `*.status`,
+    `gem.deadline.*`, `trempealeau.toilets`), with those of KEPT_COLUMNS, in the output's order. A pattern that
+    names no column is refused, with the names nearest to it."""
+    import difflib
+    from fnmatch import fnmatchcase
+
+    for pattern in patterns:
+        if not any(fnmatchcase(column, pattern) for column in columns):
+            near = difflib.get_close_matches(pattern, columns, n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else \
+                " (the header of a run without --columns lists them; a pattern may use * and ?)"
+            raise BatchInputError(f"--columns {pattern!r}: names no column of this output{hint}")
+    return tuple(index for index, column in enumerate(columns)
+                 if column in KEPT_COLUMNS or any(fnmatchcase(column, pattern) for pattern in patterns))
 
 
 def _text(value: str) -> str:
@@ -883,15 +917,13 @@ def error_json(record: dict[str, Any]) -> str:
 
 def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
                   readings: bool = False) -> list[Any]:
-    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id (and in
-    the wide layout and an errors file its name, as given), and source, line and error in the last columns."""
+    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id and
+    name, as given, and source, line and error in the last columns."""
     if layout == "errors":
         return [record["event"] or "", record.get("name", ""), record["source"], record["line"], record["error"]]
     width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
     width += len(readings_columns(layout, ordinances)) if readings else 0
     row: list[Any] = [""] * width
-    row[0] = record["event"] or ""
-    if layout == "wide":
-        row[1] = record.get("name", "")
+    row[0], row[1] = record["event"] or "", record.get("name", "")
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row

@@ -38,7 +38,8 @@ from typing import Any
 
 from reasoner.events.loading import DuplicateKey, RefusedFile, read_bounded, shown, unique_object, unreadable_value
 from reasoner.batch.proof import crc32_combine, crc32_of
-from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_data, csv_header, csv_layout, csv_text,
+from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_columns, csv_data, csv_header,
+                       csv_layout, csv_text, selected_columns,
                        error_csv_row, error_json, error_record, input_format, output_format, readings_cell, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
@@ -73,6 +74,7 @@ class Chunk:
     time_limit: float | None = None    # seconds per record (`--time-limit`); past it the record is an error row
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # readings chosen instead of the defaults (`--reading`)
     depends: bool = False              # each row says which answers depend on a reading (`--readings`)
+    kept: tuple[int, ...] | None = None   # `--columns`: the places of the CSV columns written; None: all
 
 
 @dataclass
@@ -173,7 +175,7 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
 
 
 def _csv_body(body: Any, layout: str) -> list[Any]:
-    """The CSV cells of a Body in `layout` (after the event id in a long row; its ordinance's block in a wide
+    """The CSV cells of a Body in `layout` (after the event id and name in a long row; its ordinance's block in a wide
     one), worked out once per Body and layout (Bodies recur, as atoms do)."""
     if body.extra is None:
         body.extra = {}
@@ -184,7 +186,7 @@ def _csv_body(body: Any, layout: str) -> list[Any]:
         record = {"event": "", "ordinance": body.ordinance, "jurisdiction": registry(body.ordinance).jurisdiction,
                   "status": body.status, "permit_required": body.status == "permit_required",
                   "conclusions": body.conclusions}
-        cells = body.extra[layout] = wide_cells(record) if layout == "wide" else csv_cells(record)[1:]
+        cells = body.extra[layout] = wide_cells(record) if layout == "wide" else csv_cells(record)[2:]
     return cells
 
 
@@ -249,7 +251,8 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
                     out.append([event.id, event.name or "", *(c for body in mine for c in _csv_body(body, "wide")),
                                 record.source, record.line, ""])
                 elif csv_out:
-                    out.extend([event.id, *_csv_body(body, "long"), record.source, record.line, ""] for body in mine)
+                    out.extend([event.id, event.name or "", *_csv_body(body, "long"), record.source, record.line, ""]
+                               for body in mine)
                 else:
                     out.extend(body.line(event.id) for body in mine)
                 evaluated += 1
@@ -276,7 +279,7 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
                 else:
                     for result in results:
                         moving = [readings_cell(result)] if chunk.depends else []
-                        out.append(csv_cells(result) + moving + [record.source, record.line, ""] if csv_out
+                        out.append(csv_cells(result, event.name or "") + moving + [record.source, record.line, ""] if csv_out
                                    else utf8(json.dumps(result, ensure_ascii=False) + "\n"))
                 evaluated += 1
                 rows += 1 if wide else len(results)
@@ -293,6 +296,8 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     # Encoded here: bytes cross to the parent process as they are, where text would be decoded and encoded again.
     # JSONL rows are bytes already (Body.line). The rows given up once joined: a chunk of applications writes
     # about 90 KB an event, held once fewer.
+    if chunk.kept is not None:
+        out = [[row[index] for index in chunk.kept] for row in out]
     output_text = utf8(csv_text(out)) if csv_out else b"".join(out)
     out.clear()
     errors_text = (utf8(csv_text(errors)) if chunk.errors_format == "csv" else b"".join(errors)) if errors else b""
@@ -651,7 +656,7 @@ class _Sink:
                                   f"or {restart}")
         if state["run"] != self.run:
             raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
-                                  f"ordinances (or another --layout); {restart}")
+                                  f"ordinances (or another --layout or --columns); {restart}")
         for path in self.paths:
             if self._part(path).stat().st_size < state["bytes"][path]:
                 raise BatchInputError(f"{self._part(path)}: shorter than its checkpoint; {restart}")
@@ -839,6 +844,7 @@ class BatchOptions:
     time_limit: float | None = None       # seconds per record; a record past it is an error row
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # ((ordinance, interpretation), reading) chosen
     depends: bool = False                 # each row says which answers depend on a reading (`--readings`)
+    columns: tuple[str, ...] = ()         # CSV output: only the columns these patterns name (`--columns`)
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -915,10 +921,18 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         identity["depends_on_readings"] = True
     if options.time_limit is not None:  # a record past the limit is an error row: another limit, other rows
         identity["time_limit"] = options.time_limit
+    kept = None
+    if options.columns:
+        if out_format != "csv":
+            raise BatchInputError("--columns is for a CSV output (.csv); a JSONL output holds every record whole")
+        columns = csv_columns(layout, options.ordinances, options.depends)
+        kept = selected_columns(columns, options.columns)
+        identity["columns"] = list(options.columns)  # only then, so a checkpoint written without it still resumes
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
     if out_format == "csv":
-        sink.header = csv_header(layout, options.ordinances, options.depends)
+        sink.header = csv_header(layout, options.ordinances, options.depends) if kept is None else \
+            csv_text([[columns[index] for index in kept]])
     if errors_format == "csv":
         sink.errors_header = csv_header("errors", options.ordinances)
     chunk_format = fmt if fmt in ("jsonl", "csv") else "data"
@@ -928,7 +942,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
                      options.as_of, rows_folder[0] if rows_folder else None, options.time_limit,
-                     readings, options.depends)
+                     readings, options.depends, kept)
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 

@@ -1,7 +1,7 @@
 """The one table of labels and the one phrasing of each conclusion, for every output that shows them.
 
 The terminal (reasoner/views/render.py), the report (views/report.py), the charts (views/charts.py), the
-comparison (modes/compare.py), the batch's wide rows (batch/files.py) and the web page (served to
+comparison (modes/compare.py), the batch's CSV rows (batch/files.py) and the web page (served to
 web/static/app.js at GET /labels) all take their words from here, so a conclusion reads the same everywhere.
 It lives in law/ because the batch, below the views, uses it too.
 """
@@ -119,3 +119,16 @@ def phrase(item: dict[str, Any]) -> str:
         return (f"{verb} {spread_text(item, 'value', unit)} "
                 f"(provides {spread_text(item, 'provided', unit)} of {spread_text(item, 'required', unit)})")
     return "yes"
+
+
+def possibly(text: str, item: dict[str, Any]) -> str:
+    """A conclusion that holds in some completions of the unknown facts, not in all, says so."""
+    return f"{text} (possibly)" if item.get("certainty") == "possible" else text
+
+
+def listed(item: dict[str, Any]) -> str:
+    """A conclusion as one item of a list: its name, its phrase where that says more than that it holds, and its
+    clauses ("toilets: 14 [6.01(2)(a)]", "application_filing: 3 day(s) late [6.01(4)(a)]", "no_tents [7]")."""
+    text = phrase(item)
+    text = item["name"] if text == "yes" else f"{item['name']}: {text}"
+    return f"{possibly(text, item)} [{', '.join(item['clauses'])}]"
