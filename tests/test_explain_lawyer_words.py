@@ -51,3 +51,26 @@ def _nodes(report):
 
 def _why_nots(report):
     return [n for n in _nodes(report) if n.get("kind") == "not_derived"]
+
+
+def _vermont(**fields):
+    record = {"id": "e", "kinds": ["concert"], "attendance": {"expected_max": 400},
+              "schedule": {"start": "2027-08-06T18:00", "end": "2027-08-06T23:00"}, "site": {"kind": "open_land"},
+              "organizer": {"kind": "corporation"}, "flags": ["open_to_public", "admission_fee", "amplified_sound"],
+              **fields}
+    [parsed] = parse_events(record, "test")
+    return parsed
+
+
+def _readings_at(report):
+    return {node.get("atom", ""): {r["id"] for r in node.get("interpretations", [])} for node in _nodes(report)}
+
+
+def test_a_reading_hangs_only_under_the_steps_it_concerns():
+    event = _vermont()
+    [deadline] = [ids for atom, ids in _readings_at(explain(event, "vermont", "application_filing")).items()
+                  if atom.startswith("deadline(vermont,1,application_filing")]
+    assert "conditional_items" not in deadline
+    at = _readings_at(explain(event, "vermont", "sound_plan"))
+    [sound] = [ids for atom, ids in at.items() if atom.startswith("application_requirement(vermont,1,sound_plan")]
+    assert "conditional_items" in sound

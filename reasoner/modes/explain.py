@@ -316,7 +316,11 @@ class Explainer:
         found = []
         for note in sorted(self._by_predicate.get(("note", 4), ())):
             name, cited = note.arguments[2].name, note.arguments[3].string
-            if note.arguments[0].name == ordinance and cited == clause and name in interpretations:
+            if note.arguments[0].name != ordinance or name not in interpretations:
+                continue
+            concerns = interpretations[name].concerns  # a reading about some steps of its clause: those only
+            if (cited == clause and not concerns) or \
+                    (concerns and atom.name in concerns and clause.startswith(cited)):
                 found.append({"id": name, "clause": cited, "text": interpretations[name].text})
         return found
 
