@@ -25,6 +25,7 @@ def test_vermont_small_event_lists_both_failures_too_many_and_special_services()
     assert attempt["clause"] == "6.03(2)"
     assert attempt["failed"] == "400 is 300 over 100, which it must be below"
     assert [a["failed_condition"] for a in attempt.get("also_failed", [])] == ["not vermont_special_services_required(1)"]
+    assert [a["failed"] for a in attempt["also_failed"]] == ["special services required, which must not be so"]
 
 
 def test_vermont_small_event_with_one_failure_lists_only_it():

@@ -390,7 +390,7 @@ class Explainer:
                     if failed and found[0] in INPUT and None in found[1][1:]:
                         return f"the event file states no {self.wording.noun(found[0]).removeprefix('the ')}"
                     return f"not so: {phrase}" if failed else phrase
-                return f"but so: {phrase}" if failed else f"not so: {phrase}"
+                return f"{phrase}, which must not be so" if failed else f"not so: {phrase}"
         if node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.Comparison \
                 and len(node.atom.guards) == 1 and (found := re.fullmatch(r"(.*?) (<=|>=|!=|<|>|=) (.*)", literal.text)):
             operator = found.group(2)
