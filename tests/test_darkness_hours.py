@@ -188,7 +188,7 @@ def test_a_longer_or_earlier_session_is_never_less_dark(ordinance):
 
 def test_the_sun_is_said_in_words():
     words = described("trempealeau", [_session("2027-08-06T10:00", "2027-08-06T22:00")])
-    assert words == ("sunset at 8:25 p.m. CDT on 2027-08-06 at the north-western corner of the extent plus 30 "
+    assert words == ("the session from 10:00 a.m. on 2027-08-06 to 10:00 p.m. on 2027-08-06: sunset at 8:25 p.m. CDT on 2027-08-06 at the north-western corner of the extent plus 30 "
                      "minutes: dark from 8:55 p.m. CDT")
 
 
@@ -235,7 +235,7 @@ def test_the_explanation_of_the_lighting_duty_gives_the_reading():
     readings_used = [r["id"] for node in _nodes(report) for r in node.get("interpretations", [])]
     assert "darkness_read_from_sun" in readings_used
     [sun] = {n["sun"] for n in _nodes(report) if n["atom"] == "sun_darkness(1,gem,dark)"}
-    assert sun.startswith("sunset at 9:") and "MDT on 2027-06-26" in sun and "plus 30 minutes: dark from" in sun
+    assert sun.startswith("the session from 10:00 a.m. on 2027-06-26 to 11:00 p.m. on 2027-06-26: sunset at 9:") and "MDT on 2027-06-26" in sun and "plus 30 minutes: dark from" in sun
     [stated] = parse_events(_festival("23:00", darkness=True, start="10:00"), "test")
     report = explain(stated, "gem", "illumination_footcandles")
     assert not [r for node in _nodes(report) for r in node.get("interpretations", []) if r["id"] == "darkness_read_from_sun"]

@@ -320,8 +320,8 @@ def test_an_explanation_unfolds_each_step_once_and_gives_its_readings(server, tm
         readings = explanation.find_elements(By.CSS_SELECTOR, ".reading")
         assert len(readings) == 1 and "(darkness_read_from_sun, 5.lighting)" in readings[0].text
         assert '"Hours of darkness" is not defined' in readings[0].text
-        assert "does not hold: exempt any" in text
-        assert "from the sun: sunset at" in text
+        assert "does not hold: an exemption applies" in text
+        assert "from the sun: the session from" in text and ": sunset at" in text
         assert "would need: The assembly is within an incorporated municipality." in text
         assert "failed: not so: the site: within incorporated municipality" in text
         browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", lighting)

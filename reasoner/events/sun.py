@@ -184,35 +184,23 @@ def clock(moment: datetime) -> str:
     return f"{hour}:{moment.minute:02d} {'a.m.' if moment.hour < 12 else 'p.m.'} {moment.tzname()}"
 
 
+def _local(moment: datetime) -> str:
+    """A session's local start or end as an explanation writes it: 10:00 p.m. on 2027-08-06."""
+    hour = moment.hour % 12 or 12
+    return f"{hour}:{moment.minute:02d} {'a.m.' if moment.hour < 12 else 'p.m.'} on {moment.date().isoformat()}"
+
+
 def described(ordinance: str, sessions: list[Session]) -> str:
     """The sun times a darkness read from the sun rests on, in words: for the first session dark at some corner,
-    the corner where that night's darkness begins latest (a session running into it from the evening) or ends
-    earliest (one beginning in the night): the corner that decides `dark everywhere`; else the sun of the first
-    session's day."""
+    that session, and the corner where that night's darkness begins latest (a session running into it from the
+    evening) or ends earliest (one beginning in the night): the corner that decides `dark everywhere`; else the sun
+    of the first session's day."""
     reading = readings()[ordinance]
     tz_name = ordinance_time_zones()[ordinance]
     for session in sessions:
-        start = _instant(session.start, tz_name, session.start_occurrence)
-        end = _instant(session.end, tz_name, session.end_occurrence)
-        for day, corners in nights(ordinance, session):
-            touched = [k for k, (f, u) in enumerate(corners) if end > f and start < u]
-            if not touched:
-                continue
-            evening = sun_times(ordinance, day)
-            if start < min(f for f, _ in corners):  # runs into the night's darkness from the evening
-                k = max(range(len(corners)), key=lambda i: corners[i][0])
-                said = (f"sunset at {clock(evening[k][1])} on {day.isoformat()} at the {CORNERS[k]} corner of the "
-                        f"extent plus {reading.after} minutes: dark from {clock(corners[k][0])}")
-                if end > corners[k][0]:
-                    return said
-                first = min(range(len(corners)), key=lambda i: corners[i][0])
-                return (f"sunset at {clock(evening[first][1])} on {day.isoformat()} at the {CORNERS[first]} corner "
-                        f"of the extent plus {reading.after} minutes: dark there from {clock(corners[first][0])}, "
-                        f"but {said}")
-            k = min(range(len(corners)), key=lambda i: corners[i][1])
-            rise = sun_times(ordinance, day + timedelta(days=1))[k][0]
-            return (f"sunrise at {clock(rise)} on {(day + timedelta(days=1)).isoformat()} at the {CORNERS[k]} corner "
-                    f"of the extent less {reading.before} minutes: dark until {clock(corners[k][1])}")
+        said = _session_dark(ordinance, session, reading, tz_name)
+        if said:
+            return f"the session from {_local(session.start)} to {_local(session.end)}: {said}"
     first = sessions[0] if sessions else None
     if first is None:
         return ""
@@ -221,3 +209,29 @@ def described(ordinance: str, sessions: list[Session]) -> str:
     return (f"on {first.start.date().isoformat()} the sun rises by {clock(rise)} and sets no earlier than "
             f"{clock(fall)} anywhere in the extent; dark from {reading.after} minutes after sunset until "
             f"{reading.before} minutes before sunrise")
+
+
+def _session_dark(ordinance: str, session: Session, reading: Reading, tz_name: str) -> str | None:
+    """For a session dark at some corner, the sun times that decide it; None for a session dark at none."""
+    start = _instant(session.start, tz_name, session.start_occurrence)
+    end = _instant(session.end, tz_name, session.end_occurrence)
+    for day, corners in nights(ordinance, session):
+        touched = [k for k, (f, u) in enumerate(corners) if end > f and start < u]
+        if not touched:
+            continue
+        evening = sun_times(ordinance, day)
+        if start < min(f for f, _ in corners):  # runs into the night's darkness from the evening
+            k = max(range(len(corners)), key=lambda i: corners[i][0])
+            said = (f"sunset at {clock(evening[k][1])} on {day.isoformat()} at the {CORNERS[k]} corner of the "
+                    f"extent plus {reading.after} minutes: dark from {clock(corners[k][0])}")
+            if end > corners[k][0]:
+                return said
+            first = min(range(len(corners)), key=lambda i: corners[i][0])
+            return (f"sunset at {clock(evening[first][1])} on {day.isoformat()} at the {CORNERS[first]} corner "
+                    f"of the extent plus {reading.after} minutes: dark there from {clock(corners[first][0])}, "
+                    f"but {said}")
+        k = min(range(len(corners)), key=lambda i: corners[i][1])
+        rise = sun_times(ordinance, day + timedelta(days=1))[k][0]
+        return (f"sunrise at {clock(rise)} on {(day + timedelta(days=1)).isoformat()} at the {CORNERS[k]} corner "
+                f"of the extent less {reading.before} minutes: dark until {clock(corners[k][1])}")
+    return None

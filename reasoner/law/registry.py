@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator
 from pydantic.version import VERSION as PYDANTIC_VERSION  # the cache holds pydantic objects
 
 from reasoner.law.datacache import cached
@@ -76,6 +76,10 @@ class Interpretation(_Entry):
     # A reviewed note that chooses between no readings says why (the text is plain, or the note records a fact
     # of the text rather than a choice); an interpretation with neither this nor `reading:` is not yet reviewed.
     chooses_nothing: str = ""
+    # The conclusions (output predicates) the reading is about, where the other steps of its clause do not rest on it
+    # (6.04(a)'s conditional items, not its filing deadline): explain attaches it to those only, at its clause or one
+    # under it. Explain's alone: not part of the registry's record (`clauses --format json`).
+    concerns: tuple[str, ...] = Field(default=(), exclude=True)
 
     @field_validator("text", "default_because", "chooses_nothing")
     @classmethod

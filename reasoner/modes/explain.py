@@ -32,7 +32,7 @@ from reasoner.program import Program
 from reasoner.law.registry import registry
 from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
 from reasoner.events.sun import described
-from reasoner.modes.wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, rule_variable_kinds, sentence, zone_of
+from reasoner.modes.wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, duration, rule_variable_kinds, sentence, zone_of
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
     from reasoner.events.model import Event
@@ -316,7 +316,11 @@ class Explainer:
         found = []
         for note in sorted(self._by_predicate.get(("note", 4), ())):
             name, cited = note.arguments[2].name, note.arguments[3].string
-            if note.arguments[0].name == ordinance and cited == clause and name in interpretations:
+            if note.arguments[0].name != ordinance or name not in interpretations:
+                continue
+            concerns = interpretations[name].concerns  # a reading about some steps of its clause: those only
+            if (cited == clause and not concerns) or \
+                    (concerns and atom.name in concerns and clause.startswith(cited)):
                 found.append({"id": name, "clause": cited, "text": interpretations[name].text})
         return found
 
@@ -386,7 +390,7 @@ class Explainer:
                     if failed and found[0] in INPUT and None in found[1][1:]:
                         return f"the event file states no {self.wording.noun(found[0]).removeprefix('the ')}"
                     return f"not so: {phrase}" if failed else phrase
-                return f"but so: {phrase}" if failed else f"not so: {phrase}"
+                return f"{phrase}, which must not be so" if failed else f"not so: {phrase}"
         if node.ast_type == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.Comparison \
                 and len(node.atom.guards) == 1 and (found := re.fullmatch(r"(.*?) (<=|>=|!=|<|>|=) (.*)", literal.text)):
             operator = found.group(2)
@@ -399,6 +403,10 @@ class Explainer:
             # `D = S - B`: the other side of a day is a day; `M >= H*60`: of a duration, a duration
             shared = DAY if DAY in sides else DURATION if DURATION in sides else None
             left, right = (self._term_words(t, bindings, kinds, shared) for t in terms)
+            values = _sides(literal, bindings) if failed else None
+            if values is not None and all(v.type == clingo.SymbolType.Number for v in (values[0], values[2])):
+                kind = shared or next((k for k in sides if k in (DAY, CLOCK, INSTANT, DURATION)), None)
+                return _missed(left, values[1], right, values[0].number, values[2].number, kind)
             return f"{left} {operator} {right}"
         text = _bound_words(literal, bindings, kinds, self.wording)
         return f"not ({text})" if failed else text
@@ -456,9 +464,9 @@ class Explainer:
                     if argument.ast_type == ast.ASTType.Variable:
                         local.setdefault(argument.name, value)
                 continue
-            said = "not stated" if name in INPUT else "not determined"
+            said = "not stated in the event file" if name in INPUT else "not determined"
             for variable in open_:
-                named.setdefault(variable, f"[{said}: {self.wording.noun(name)}]")
+                named.setdefault(variable, f"({said})")
         for variable, value in local.items():
             if variable not in bindings:
                 named[variable] = value  # read off the answer: the sentence writes it in its own format
@@ -526,8 +534,56 @@ class Explainer:
                 **self._clause_info(_head_clause(rule, bindings) or rule.clause, ordinance),
             }
             attempt["explanation"] = self._failure(literal, bindings, depth, kinds)
+            if also := self._later_failures(rule, position, bindings, kinds):
+                attempt["also_failed"] = also
             node["attempts"].append(attempt)
         return node
+
+    def _later_failures(self, rule: Rule, position: int, bindings: dict, kinds: dict[str, str]) -> list[dict[str, str]]:
+        """The conditions after the first failed one that fail too, judged on the values bound so far (an atom
+        that holds binds what it alone fits); a condition on a value nothing bound is not judged."""
+        local = dict(bindings)
+        unsettled: set[str] = set()
+        found = []
+        for literal in rule.body[position:]:
+            node = literal.node
+            if node.ast_type != ast.ASTType.Literal or node.atom.ast_type == ast.ASTType.BodyAggregate:
+                unsettled |= set(literal.variables)
+                continue
+            if unsettled & set(literal.variables):
+                unsettled |= set(literal.variables)
+                continue
+            if node.atom.ast_type == ast.ASTType.SymbolicAtom:
+                opened = _open_pattern(_Bind(local)(node.atom.symbol))
+                if opened is None:
+                    unsettled |= set(literal.variables)
+                    continue
+                name, pattern = opened
+                fits = [a for a in self._by_predicate.get((name, len(pattern)), ())
+                        if all(p is None or p == v for p, v in zip(pattern, a.arguments))]
+                if node.sign == ast.Sign.NoSign:
+                    if len(fits) == 1:
+                        for argument, value in zip(node.atom.symbol.arguments, fits[0].arguments):
+                            if argument.ast_type == ast.ASTType.Variable:
+                                local.setdefault(argument.name, value)
+                    elif fits:
+                        unsettled |= {v for v in literal.variables if v not in local}
+                    else:
+                        found.append(literal)
+                        unsettled |= {v for v in literal.variables if v not in local}
+                    continue
+                if any(v not in local for v in literal.variables):
+                    continue
+                if fits if node.sign == ast.Sign.Negation else not fits:
+                    found.append(literal)
+                continue
+            if any(v not in local for v in literal.variables):
+                continue
+            if _comparison_holds(literal, local) is False:
+                found.append(literal)
+        return [{"failed": self._literal_words(literal, local, kinds, failed=True),
+                 "failed_condition": _failed_comparison(literal, local) if literal.node.atom.ast_type == ast.ASTType.Comparison
+                 else ("missing: " if literal.positive_atom else "") + _bound_text(literal, local)} for literal in found]
 
     def _failure(self, literal: Literal, bindings: dict, depth: int, kinds: dict[str, str]) -> Any:
         """Why one body literal fails: recurse into derived atoms, show what holds for negated ones."""
@@ -620,6 +676,52 @@ def _failed_comparison(literal: Literal, bindings: dict[str, clingo.Symbol]) -> 
         return f"not ({text})"
     left, operator, right = match.groups()
     return f"{int(left):,} {NEGATED[operator]} {int(right):,}"
+
+
+_COMPARE = {">=": lambda a, b: a >= b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
+            "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _sides(literal: Literal, bindings: dict[str, clingo.Symbol]) -> tuple[clingo.Symbol, str, clingo.Symbol] | None:
+    """A comparison of one guard, its variables bound, as (left value, operator, right value): clingo works out the
+    arithmetic; None when a side is not a value."""
+    atom = literal.node.atom
+    if atom.ast_type != ast.ASTType.Comparison or len(atom.guards) != 1:
+        return None
+    found = re.fullmatch(r"(.*?) (<=|>=|!=|<|>|=) (.*)", literal.text)
+    if not found:
+        return None
+    try:
+        left, right = (clingo.parse_term(str(_Bind(bindings)(term))) for term in (atom.term, atom.guards[0].term))
+    except (RuntimeError, ValueError):
+        return None
+    operator = found.group(2) if literal.node.sign != ast.Sign.Negation else NEGATED[found.group(2)]
+    return left, operator, right
+
+
+def _missed(left: str, needed: str, right: str, a: int, b: int, kind: str | None) -> str:
+    """A comparison that fails, as a sentence that says by how far: "4,950 is 50 short of 5,000"."""
+    gap = abs(a - b)
+    if kind == DAY:
+        far = f"{gap:,} day{'s' if gap != 1 else ''}"
+        before, after = f"{far} before", f"{far} after"
+    elif kind in (CLOCK, INSTANT, DURATION):
+        far = duration(gap)
+        before, after = (f"{far} earlier than", f"{far} later than") if kind != DURATION else \
+            (f"{far} short of", f"{far} more than")
+    else:
+        before, after = f"{gap:,} short of", f"{gap:,} over"
+    if needed in ("=", "!="):
+        return f"{left} is not {right}" if needed == "=" else f"{left} is {right}, where it must differ"
+    if a == b:
+        return f"{left} equals {right}, not {'above' if needed == '>' else 'below'} it"
+    said = f"{left} is {before if a < b else after} {right}"
+    return said + {">": ", which it must exceed", "<": ", which it must be below"}.get(needed, "")
+
+
+def _comparison_holds(literal: Literal, bindings: dict[str, clingo.Symbol]) -> bool | None:
+    sides = _sides(literal, bindings)
+    return None if sides is None else _COMPARE[sides[1]](sides[0], sides[2])
 
 
 def _matches(atom: clingo.Symbol, wanted: clingo.Symbol) -> bool:

@@ -272,7 +272,10 @@ class Wording:
                 if key in role and given[key]:
                     role[key] = _in_parts(item, arguments[2 + output.roles.index(key)], role[key])
         if name == "quantity":
-            amount = f"{role['value']} {words(role['unit'])}" if given["value"] and given["unit"] else "an amount"
+            # a count is its number ("toilets: 12"); another unit is said ("bond: 10,000 usd")
+            unit = "" if given["unit"] and str(arguments[2 + output.roles.index("unit")]) == "count" else \
+                f" {words(role['unit'])}"
+            amount = f"{role['value']}{unit}" if given["value"] and given["unit"] else "an amount"
             return f"{subject or 'an obligation'}: {amount}"
         if name == "shortfall":
             amounts = f" ({role['required']} required, {role['provided']} provided)" if given["required"] else ""
@@ -320,7 +323,7 @@ class Wording:
             "event_kind": "the event is {a0} {0}",
             "site_kind": "the site is {0}",
             "site": "the site: {0}",
-            "organizer_kind": "the organizer is a(n) {0}",
+            "organizer_kind": "the organizer is {a0} {0}",
             "sponsor": "the sponsor: {0}",
             "site_interest": "the organizer's interest in the site: {0}",
             "feature": "the event: {0}",
@@ -350,10 +353,16 @@ class Wording:
 
     def _helper(self, name: str, arguments: Sequence[clingo.Symbol | None], shown: list[str]) -> str:
         """A predicate of one encoding (trempealeau_large_assembly) or a shared derived fact, by its words."""
+        if name in HELPER_WORDS:
+            return HELPER_WORDS[name]
         label = words(name.split("_", 1)[1] if name.split("_", 1)[0] in _ordinance_prefixes() and "_" in name else name)
         kept = [s for i, s in enumerate(shown) if self.kinds.get((name, len(arguments), i)) != EVENT
                 and arguments[i] is not None and str(arguments[i]) not in _ordinance_prefixes()]
         return f"{label}: {', '.join(kept)}" if kept else label
+
+
+# Shared derived facts whose name does not read as words.
+HELPER_WORDS = {"exempt_any": "an exemption applies"}
 
 
 def _ordinance_prefixes() -> frozenset[str]:

@@ -276,15 +276,20 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     for absent in node.get("unless", []):
         _grow(branch, absent, quoted, shown)
     for attempt in node.get("attempts", []):
-        label = Text(f"a rule of {attempt['clause'] or 'the shared vocabulary'}" if attempt.get("clause") is not None
-                     else "a rule of the shared vocabulary", style="dim")
+        label = Text(f"a rule of {attempt['clause']}" if attempt.get("clause") else SHARED_RULE, style="dim")
         if attempt.get("would_mean"):
             label.append(f"\nwould need: {attempt['would_mean']}", style="yellow")
         label.append(f"\nfailed: {attempt['failed']}", style="red")
+        for also in attempt.get("also_failed", ()):   # every condition that fails, not only the first
+            label.append(f"\nand failed: {also['failed']}", style="red")
         sub = branch.add(label)
         explanation = attempt.get("explanation")
         if explanation and explanation.get("kind") in ("derived", "not_derived", "fact", "given", "parameter"):
             _grow(sub, explanation, quoted, shown)
+
+
+# A rule every ordinance shares (encodings/vocabulary.lp): it cites no clause of its own.
+SHARED_RULE = "by the definition every ordinance shares"
 
 
 def _value_words(value: Any) -> str:

@@ -432,10 +432,11 @@ const answerWords = (value) => (typeof value === "boolean" ? (value ? "yes" : "n
 
 function attempt(tried, ordinance, said) {
   const item = el("li", { role: "treeitem", class: "step attempt" });
-  item.append(el("div", { class: "step-head" }, "a rule of ",
-    tried.clause ? clauseLink(ordinance, tried.clause) : "the shared vocabulary"));
+  item.append(el("div", { class: "step-head" },
+    ...(tried.clause ? ["a rule of ", clauseLink(ordinance, tried.clause)] : ["by the definition every ordinance shares"])));
   if (tried.would_mean) item.append(el("p", { class: "would-need" }, "would need: ", tried.would_mean));
   item.append(el("p", { class: "failed" }, "failed: ", tried.failed));
+  for (const also of tried.also_failed || []) item.append(el("p", { class: "failed" }, "and failed: ", also.failed));
   const explanation = tried.explanation;
   if (explanation && ["derived", "not_derived", "fact", "given", "parameter"].includes(explanation.kind)) {
     item.append(el("ul", { role: "group" }, node(explanation, ordinance, tried.clause, said)));
