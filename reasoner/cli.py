@@ -15,6 +15,7 @@ import sys
 import tempfile
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import click
@@ -606,10 +607,13 @@ def _dates(text: str) -> list[date]:
 @click.option("--readings", "with_readings", is_flag=True,
               help="Say where the ordinances' answers differ because of a reading of the law and where whatever the "
                    "reading; with one ordinance, a column per alternative reading that moves an answer.")
+@click.option("--changes", "only_changes", is_flag=True,
+              help="With --versions: per event only the conclusions that change between the versions, with the "
+                   "clauses reworded, and how many of the file's events change their answer (an impact report).")
 @READING
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
             kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str,
-            with_readings: bool) -> None:
+            with_readings: bool, only_changes: bool) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
     exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
     ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
@@ -623,8 +627,12 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     names = _listed(ordinances, ordinance_list)
     _left_out(names)
     versions = _dates(version_dates) if version_dates is not None else None
-    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions, with_readings)
-    _emit(tables, output_format, "print_comparison", comparison)
+    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions, with_readings, only_changes)
+    if only_changes:
+        formats = SimpleNamespace(to_csv=comparison.changes_to_csv, to_markdown=comparison.changes_to_markdown)
+        _emit(tables, output_format, "print_changes", formats)
+    else:
+        _emit(tables, output_format, "print_comparison", comparison)
 
 
 @main.command()

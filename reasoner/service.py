@@ -359,12 +359,16 @@ def _kinds(kinds: str | None, spelling: Spelling) -> tuple[str, ...]:
 
 
 def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = None,
-            versions: Sequence[date] | None = None, depends_on_readings: bool = False) -> list[dict[str, Any]]:
+            versions: Sequence[date] | None = None, depends_on_readings: bool = False,
+            changes: bool = False) -> list[dict[str, Any]]:
     """`reasoner compare`: one table per event (or the `event_id` one), a column per ordinance; `kinds` as
     "obligation,penalty" or "all". With `versions` (dates), one ordinance beside itself: a column per date, under
-    the version then in force. With `depends_on_readings`, each row says whether the ordinances differ because of
-    a reading or whatever the reading; one ordinance gets a column per reading that moves an answer."""
-    from reasoner.modes.compare import CompareError, compare as compare_events, compare_readings, compare_versions
+    the version then in force; with `changes` too, per event only the conclusions that differ between the versions,
+    with the clauses reworded (over a file of many events, an amendment's impact report). With
+    `depends_on_readings`, each row says whether the ordinances differ because of a reading or whatever the
+    reading; one ordinance gets a column per reading that moves an answer."""
+    from reasoner.modes.compare import (CompareError, compare as compare_events, compare_readings, compare_versions,
+                                        version_changes)
 
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
@@ -372,8 +376,12 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         raise InputProblem("--versions compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
         raise InputProblem("--versions and --readings each give the columns: use one of them")
+    if changes and versions is None:
+        raise InputProblem("--changes lists what changes between versions: give their dates with --versions")
     parsed = _kinds(kinds, events.spelling)
     try:
+        if changes:
+            return version_changes(found, names[0], versions, parsed)
         if versions is not None:
             return [compare_versions(event, names[0], versions, parsed) for event in found]
         if depends_on_readings:
