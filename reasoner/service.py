@@ -65,9 +65,12 @@ class Spelling:
     as_of: str = "as_of"
     filed: str = "filed"
     kinds: str = "kinds"
+    versions: str = "versions"
+    changes: str = "changes"
 
 
-CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds")
+CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds", versions="--versions",
+               changes="--changes")
 
 
 @dataclass(frozen=True)
@@ -370,14 +373,18 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
     from reasoner.modes.compare import (CompareError, compare as compare_events, compare_readings, compare_versions,
                                         version_changes)
 
+    spelling = events.spelling
+    if versions is not None:
+        _versions(versions, spelling)
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
     if versions is not None and len(names) != 1:
-        raise InputProblem("--versions compares one ordinance with itself: name it with -o NAME")
+        raise InputProblem(f"{spelling.versions} compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
-        raise InputProblem("--versions and --readings each give the columns: use one of them")
+        raise InputProblem(f"{spelling.versions} and --readings each give the columns: use one of them")
     if changes and versions is None:
-        raise InputProblem("--changes lists what changes between versions: give their dates with --versions")
+        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
+                           f"{spelling.versions}")
     parsed = _kinds(kinds, events.spelling)
     try:
         if changes:
@@ -389,6 +396,19 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         return compare_events(found, names, parsed)
     except CompareError as error:
         raise InputProblem(f"{events.name}: {error}") from None
+
+
+def _versions(versions: Sequence[date], spelling: Spelling) -> None:
+    """Refuse fewer than two dates, or one the reasoner cannot compute deadlines around."""
+    from reasoner.events.rules import within_dates
+
+    for day in versions:
+        try:
+            within_dates(day)
+        except ValueError as error:
+            raise InputProblem(f"{spelling.versions}: {day.isoformat()!r}: {error}; write dates as 2010-05-26") from None
+    if len(versions) < 2:
+        raise InputProblem(f"{spelling.versions} needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
 
 
 def readings(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
