@@ -147,6 +147,11 @@ def test_compare_changes_lists_only_the_conclusions_an_amendment_changes_with_th
     on_the_day = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", "2010-05-25,2010-05-26",
                                   "--changes", "--format", "json"], two_applications))
     assert not any(c["changed"] for c in same_version) and not any(c["amended"] for c in same_version)
+    # before P.A. 696's day is known (the text gives its year only) its words are the only ones there can be
+    undated = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", "1971-06-01,1972-06-01",
+                               "--changes", "--format", "json"], two_applications))
+    assert [v["version"] for v in undated[0]["versions"]] == [None, "pa_1971_696"]
+    assert not any(c["amended"] for c in undated)
     moved = {(r["name"], c["clause"]) for r in on_the_day[0]["changed"] for c in r["clauses"] if c["amended"]}
     assert {("ems_plan", "19a-437(2)(D)"), ("security_traffic_plan", "19a-437(2)(G)"),
             ("fire_protection_plan", "19a-437(2)(H)")} <= moved

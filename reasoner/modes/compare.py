@@ -407,9 +407,12 @@ def _words(ordinance: str, clause_id: str, version: str | None) -> str | None:
 
 
 def amended_clauses(ordinance: str, versions: Sequence[str | None]) -> list[str]:
-    """The clauses whose words differ between the versions, in registry order."""
-    return [c for c in registry(ordinance).clauses
-            if len({_words(ordinance, c, v) for v in versions}) > 1]
+    """The clauses whose words differ between the versions, in registry order. Before every version the registry
+    knows (None), the words read are the earliest version's: the only ones there can have been."""
+    reg = registry(ordinance)
+    earliest = reg.versions[0].id if reg.versions else None
+    applied = {earliest if v is None else v for v in versions}
+    return [c for c in reg.clauses if len({_words(ordinance, c, v) for v in applied}) > 1]
 
 
 def version_changes(events: Sequence[Event], ordinance: str, dates: Sequence[date],
