@@ -163,3 +163,17 @@ def test_compare_changes_lists_only_the_conclusions_an_amendment_changes_with_th
     assert len(rows) == 1 + len(large["changed"]) + 1 and rows[-1].startswith("small-harvest-2027,connecticut,,,unchanged")
     refused = CliRunner().invoke(main, ["compare", str(EVENT), "-o", "connecticut", "--changes"])
     assert refused.exit_code == 2 and "give their dates with --versions" in refused.output, refused.output
+
+
+def test_as_of_given_twice_to_compare_is_versions():
+    dates = ["2010-05-25", "2010-05-26"]
+    for flags in ([], ["--changes"]):
+        repeated = _run(["compare", "{file}", "-o", "connecticut", "--as-of", dates[0], "--as-of", dates[1], *flags,
+                         "--format", "json"], EVENT)
+        assert repeated == _run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates), *flags,
+                                 "--format", "json"], EVENT)
+    for arguments, said in ((["--as-of", dates[0], "--as-of", dates[1], "--versions", ",".join(dates)],
+                             "give the dates to compare once"),
+                            (["--as-of", "1800-01-01", "--as-of", dates[1]], "--as-of: must be between")):
+        refused = CliRunner().invoke(main, ["compare", str(EVENT), "-o", "connecticut", *arguments])
+        assert refused.exit_code == 2 and said in refused.output, refused.output
