@@ -390,7 +390,7 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         if changes:
             return version_changes(found, names[0], versions, parsed)
         if versions is not None:
-            return [compare_versions(event, names[0], versions, parsed) for event in found]
+            return compare_versions(found, names[0], versions, parsed)
         if depends_on_readings:
             return compare_readings(found, names, parsed)
         return compare_events(found, names, parsed)

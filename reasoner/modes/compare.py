@@ -371,19 +371,20 @@ def column(record: dict[str, Any]) -> str:
     return record.get("column", record["ordinance"])
 
 
-def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds: Sequence[str] = DEFAULT_KINDS
-                     ) -> dict[str, Any]:
-    """One ordinance compared with itself: a column per date, the event evaluated under the version in force
-    then ("what changed in 2010 for this event?")."""
+def compare_versions(events: Sequence[Event], ordinance: str, dates: Sequence[date],
+                     kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """One ordinance compared with itself: per event a table with a column per date, the event evaluated under the
+    version in force then ("what changed in 2010 for this event?"); the events are evaluated together, once per
+    date."""
     from reasoner.events.rules import with_law_date
     from reasoner.evaluate import evaluate_any
 
     [chosen] = check_ordinances([ordinance])
-    records = []
+    by_date = []
     for day in dates:
-        [record] = evaluate_any(with_law_date([event], day), [chosen])
-        records.append({**record, "column": f"{chosen} as of {day.isoformat()}"})
-    return table(records, kinds)
+        records = evaluate_any(with_law_date(list(events), day), [chosen])
+        by_date.append({r["event"]: {**r, "column": f"{chosen} as of {day.isoformat()}"} for r in records})
+    return [table([records[event.id] for records in by_date], kinds) for event in events]
 
 
 def version_on(ordinance: str, day: date) -> dict[str, Any]:
@@ -421,19 +422,11 @@ def version_changes(events: Sequence[Event], ordinance: str, dates: Sequence[dat
     in force on `dates` (the rows of compare --versions that differ), each with the clauses it cites and which of
     them the amendment reworded. Over many events it is an amendment's impact report: an event with no `changed`
     row keeps its answer."""
-    from reasoner.events.rules import with_law_date
-    from reasoner.evaluate import evaluate_any
-
     [chosen] = check_ordinances([ordinance])
     in_force = [version_on(chosen, day) for day in dates]
     amended = amended_clauses(chosen, [v["version"] for v in in_force])
-    by_date = []
-    for day in dates:
-        records = evaluate_any(with_law_date(list(events), day), [chosen])
-        by_date.append({r["event"]: {**r, "column": f"{chosen} as of {day.isoformat()}"} for r in records})
     reports = []
-    for event in events:
-        tab = table([records[event.id] for records in by_date], kinds)
+    for event, tab in zip(events, compare_versions(events, chosen, dates, kinds)):
         columns = [o["column"] for o in tab["ordinances"]]
         changed = []
         for row in tab["rows"]:
