@@ -475,7 +475,8 @@ def changes_lines(report: dict[str, Any]) -> list[str]:
 
 def versions_head(report: dict[str, Any]) -> str:
     """Which versions an event's changes lie between."""
-    return " → ".join(f"{v['as_of']}: {v['version'] or v['label']}" + (f" (or {', '.join(v['may_be'])})" if v["may_be"] else "")
+    return " → ".join(f"{v['as_of']}: {v['version'] or v['label']}"
+                      + (f" ({', '.join(v['may_be'])} may already have taken effect)" if v["may_be"] else "")
                       for v in report["versions"])
 
 
