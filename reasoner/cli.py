@@ -15,6 +15,7 @@ import sys
 import tempfile
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import click
@@ -577,17 +578,13 @@ def _chosen(ordinances: tuple[str, ...], ordinance_list: str | None) -> tuple[st
 
 
 def _dates(text: str) -> list[date]:
-    """--versions: dates written 2010-05-26, comma-separated, at least two."""
-    from reasoner.events.rules import within_dates
-
+    """--versions: dates written 2010-05-26, comma-separated (the service refuses fewer than two)."""
     found = []
     for part in (p.strip() for p in text.split(",")):
         try:
-            found.append(within_dates(date.fromisoformat(part)))
+            found.append(date.fromisoformat(part))
         except ValueError as error:
             raise InputError(f"--versions: {part!r}: {error}; write dates as 2010-05-26") from None
-    if len(found) < 2:
-        raise InputError("--versions needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
     return found
 
 
@@ -598,7 +595,10 @@ def _dates(text: str) -> list[date]:
 @ORDINANCE_LIST
 @click.option("--event", "event_id", default=None, help="Compare only this event of a file that holds several (by id).")
 @KINDS
-@AS_OF
+@click.option("--as-of", "as_of", multiple=True, metavar="DATE",
+              callback=lambda ctx, param, values: tuple(_iso_day(param, value) for value in values),
+              help="Apply the version of each ordinance in force on this date (YYYY-MM-DD); default: the event's "
+                   "as_of, else its first day. Given twice or more: one ordinance beside itself, as --versions.")
 @click.option("--versions", "version_dates", default=None, metavar="DATE,DATE,...",
               help="Compare one ordinance (-o) with itself: a column per date, each under the version then in force.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "csv", "markdown"]), default="text",
@@ -606,10 +606,13 @@ def _dates(text: str) -> list[date]:
 @click.option("--readings", "with_readings", is_flag=True,
               help="Say where the ordinances' answers differ because of a reading of the law and where whatever the "
                    "reading; with one ordinance, a column per alternative reading that moves an answer.")
+@click.option("--changes", "only_changes", is_flag=True,
+              help="With --versions: per event only the conclusions that change between the versions, with the "
+                   "clauses reworded, and how many of the file's events change their answer (an impact report).")
 @READING
 def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | None, event_id: str | None,
-            kinds: str | None, as_of: date | None, version_dates: str | None, output_format: str,
-            with_readings: bool) -> None:
+            kinds: str | None, as_of: tuple[date, ...], version_dates: str | None, output_format: str,
+            with_readings: bool, only_changes: bool) -> None:
     """Compare the ordinances on the events in EVENT_FILE: one table per event, a row per conclusion (permit,
     exemptions, obligations with their amounts, deadlines, grounds, penalties, shortfalls), a column per
     ordinance, each cell with its value and clause. The strictest cells are marked where the ordinances
@@ -623,8 +626,20 @@ def compare(event_file: str, ordinances: tuple[str, ...], ordinance_list: str | 
     names = _listed(ordinances, ordinance_list)
     _left_out(names)
     versions = _dates(version_dates) if version_dates is not None else None
-    tables = service.compare(_events(event_file, event_id, as_of), names, kinds, versions, with_readings)
-    _emit(tables, output_format, "print_comparison", comparison)
+    if len(as_of) > 1:
+        if versions is not None:
+            raise InputError("give the dates to compare once: --as-of DATE --as-of DATE, or --versions DATE,DATE")
+        for day in as_of:  # refused in --as-of's words
+            service.law_date([], day, service.CLI)
+        versions, as_of = list(as_of), ()
+    law_date = as_of[0] if as_of else None
+    tables = service.compare(_events(event_file, event_id, law_date), names, kinds, versions, with_readings,
+                             only_changes)
+    if only_changes:
+        formats = SimpleNamespace(to_csv=comparison.changes_to_csv, to_markdown=comparison.changes_to_markdown)
+        _emit(tables, output_format, "print_changes", formats)
+    else:
+        _emit(tables, output_format, "print_comparison", comparison)
 
 
 @main.command()

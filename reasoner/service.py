@@ -65,9 +65,12 @@ class Spelling:
     as_of: str = "as_of"
     filed: str = "filed"
     kinds: str = "kinds"
+    versions: str = "versions"
+    changes: str = "changes"
 
 
-CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds")
+CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds", versions="--versions",
+               changes="--changes")
 
 
 @dataclass(frozen=True)
@@ -359,28 +362,53 @@ def _kinds(kinds: str | None, spelling: Spelling) -> tuple[str, ...]:
 
 
 def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = None,
-            versions: Sequence[date] | None = None, depends_on_readings: bool = False) -> list[dict[str, Any]]:
+            versions: Sequence[date] | None = None, depends_on_readings: bool = False,
+            changes: bool = False) -> list[dict[str, Any]]:
     """`reasoner compare`: one table per event (or the `event_id` one), a column per ordinance; `kinds` as
     "obligation,penalty" or "all". With `versions` (dates), one ordinance beside itself: a column per date, under
-    the version then in force. With `depends_on_readings`, each row says whether the ordinances differ because of
-    a reading or whatever the reading; one ordinance gets a column per reading that moves an answer."""
-    from reasoner.modes.compare import CompareError, compare as compare_events, compare_readings, compare_versions
+    the version then in force; with `changes` too, per event only the conclusions that differ between the versions,
+    with the clauses reworded (over a file of many events, an amendment's impact report). With
+    `depends_on_readings`, each row says whether the ordinances differ because of a reading or whatever the
+    reading; one ordinance gets a column per reading that moves an answer."""
+    from reasoner.modes.compare import (CompareError, compare as compare_events, compare_readings, compare_versions,
+                                        version_changes)
 
+    spelling = events.spelling
+    if versions is not None:
+        _versions(versions, spelling)
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
     if versions is not None and len(names) != 1:
-        raise InputProblem("--versions compares one ordinance with itself: name it with -o NAME")
+        raise InputProblem(f"{spelling.versions} compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
-        raise InputProblem("--versions and --readings each give the columns: use one of them")
+        raise InputProblem(f"{spelling.versions} and --readings each give the columns: use one of them")
+    if changes and versions is None:
+        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
+                           f"{spelling.versions}")
     parsed = _kinds(kinds, events.spelling)
     try:
+        if changes:
+            return version_changes(found, names[0], versions, parsed)
         if versions is not None:
-            return [compare_versions(event, names[0], versions, parsed) for event in found]
+            return compare_versions(found, names[0], versions, parsed)
         if depends_on_readings:
             return compare_readings(found, names, parsed)
         return compare_events(found, names, parsed)
     except CompareError as error:
         raise InputProblem(f"{events.name}: {error}") from None
+
+
+def _versions(versions: Sequence[date], spelling: Spelling) -> None:
+    """Refuse fewer than two dates, or one the reasoner cannot compute deadlines around."""
+    from reasoner.events.rules import within_dates
+
+    for day in versions:
+        try:
+            within_dates(day)
+        except ValueError as error:
+            raise InputProblem(f"{spelling.versions}: {day.isoformat()!r}: {error}; write dates as 2010-05-26") from None
+    if len(versions) < 2:
+        raise InputProblem(f"{spelling.versions} needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
 
 
 def readings(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:

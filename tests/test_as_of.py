@@ -103,3 +103,77 @@ def test_compare_sets_one_ordinance_beside_itself_as_in_force_on_each_date():
                             (["-o", "connecticut", "--versions", "2009-13-01,2011-06-01"], "--versions: '2009-13-01'")):
         refused = CliRunner().invoke(main, ["compare", harvest, *arguments])
         assert refused.exit_code == 2 and said in refused.output, refused.output
+
+
+@pytest.fixture(scope="module")
+def two_applications(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The harvest festival, and the same festival for 500 people, which neither version of Connecticut's law
+    reaches."""
+    large = yaml.safe_load(EVENT.read_text(encoding="utf-8"))
+    small = {**large, "id": "small-harvest-2027",
+             "attendance": {"expected_max": 500, "female": 250, "male": 250, "max_tickets": 500}}
+    path = tmp_path_factory.mktemp("versions") / "applications.yaml"
+    path.write_text(yaml.safe_dump({"events": [large, small]}), encoding="utf-8")
+    return path
+
+
+def test_compare_changes_lists_only_the_conclusions_an_amendment_changes_with_the_clauses_it_reworded(
+        two_applications: Path) -> None:
+    dates = ["2009-06-01", "2011-06-01"]
+    side_by_side = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates),
+                                    "--format", "json"], two_applications))
+    changes = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates), "--changes",
+                               "--format", "json"], two_applications))
+    assert [c["event"] for c in changes] == [t["event"] for t in side_by_side]
+    for table, change in zip(side_by_side, changes):
+        columns = [o["column"] for o in table["ordinances"]]
+        differing = [(row["kind"], row["name"], [row["cells"][c]["text"] for c in columns]) for row in table["rows"]
+                     if len({(row["cells"][c]["state"], row["cells"][c]["text"]) for c in columns}) > 1]
+        assert [(r["kind"], r["name"], [v["text"] for v in r["values"]]) for r in change["changed"]] == differing
+        assert change["unchanged"] == len(table["rows"]) - len(differing)
+        for row in change["changed"]:
+            for cited in row["clauses"]:  # reworded: its words differ between the versions in force on the dates
+                history = json.loads(_run(["clauses", "connecticut", cited["clause"], "--history", "--format", "json"],
+                                          EVENT))
+                words = {v["version"]: v["text"] for v in history["versions"]}
+                applied = [v["version"] for v in change["versions"]]
+                assert cited["amended"] == (len({words[v] for v in applied}) > 1), cited
+    large, small = changes
+    assert large["changed"] and not small["changed"]
+    # 19a-437(2)(D), (G) and (H) came with P.A. 10-92 (effective May 26, 2010): its day against the day before, and
+    # against a later day under the same version
+    same_version = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", "2010-05-26,2011-06-01",
+                                    "--changes", "--format", "json"], two_applications))
+    on_the_day = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", "2010-05-25,2010-05-26",
+                                  "--changes", "--format", "json"], two_applications))
+    assert not any(c["changed"] for c in same_version) and not any(c["amended"] for c in same_version)
+    # before P.A. 696's day is known (the text gives its year only) its words are the only ones there can be
+    undated = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", "1971-06-01,1972-06-01",
+                               "--changes", "--format", "json"], two_applications))
+    assert [v["version"] for v in undated[0]["versions"]] == [None, "pa_1971_696"]
+    assert not any(c["amended"] for c in undated)
+    moved = {(r["name"], c["clause"]) for r in on_the_day[0]["changed"] for c in r["clauses"] if c["amended"]}
+    assert {("ems_plan", "19a-437(2)(D)"), ("security_traffic_plan", "19a-437(2)(G)"),
+            ("fire_protection_plan", "19a-437(2)(H)")} <= moved
+    text = _run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates), "--changes"], two_applications)
+    assert "1 of 2 event(s) change their answer" in text and "small-harvest-2027" in text
+    rows = _run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates), "--changes", "--format", "csv"],
+                two_applications).splitlines()
+    assert rows[0] == "event,ordinance,kind,name,as of 2009-06-01,as of 2011-06-01,clauses,amended"
+    assert len(rows) == 1 + len(large["changed"]) + 1 and rows[-1].startswith("small-harvest-2027,connecticut,,,unchanged")
+    refused = CliRunner().invoke(main, ["compare", str(EVENT), "-o", "connecticut", "--changes"])
+    assert refused.exit_code == 2 and "give their dates with --versions" in refused.output, refused.output
+
+
+def test_as_of_given_twice_to_compare_is_versions():
+    dates = ["2010-05-25", "2010-05-26"]
+    for flags in ([], ["--changes"]):
+        repeated = _run(["compare", "{file}", "-o", "connecticut", "--as-of", dates[0], "--as-of", dates[1], *flags,
+                         "--format", "json"], EVENT)
+        assert repeated == _run(["compare", "{file}", "-o", "connecticut", "--versions", ",".join(dates), *flags,
+                                 "--format", "json"], EVENT)
+    for arguments, said in ((["--as-of", dates[0], "--as-of", dates[1], "--versions", ",".join(dates)],
+                             "give the dates to compare once"),
+                            (["--as-of", "1800-01-01", "--as-of", dates[1]], "--as-of: must be between")):
+        refused = CliRunner().invoke(main, ["compare", str(EVENT), "-o", "connecticut", *arguments])
+        assert refused.exit_code == 2 and said in refused.output, refused.output

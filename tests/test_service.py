@@ -25,7 +25,8 @@ def test_importing_the_service_loads_neither_the_solver_nor_pydantic():
 
 
 @pytest.mark.parametrize("words", [r"has no clause \{", r"--history shows one clause", r"no such folder of scenario files",
-                                   r"compares one ordinance with itself"])
+                                   r"compares one ordinance with itself", r"needs at least two dates to compare",
+                                   r"lists what changes between versions"])
 def test_a_refusal_is_written_once_in_the_package(words):
     found = [(path.relative_to(ROOT).as_posix(), len(re.findall(words, path.read_text(encoding="utf-8"))))
              for path in sorted((ROOT / "reasoner").rglob("*.py"))]
@@ -53,3 +54,26 @@ def test_a_face_names_the_field_its_own_way():
     for events, how in ((web, "choose one with event_id"), (cli, "choose one with --event ID")):
         with pytest.raises(service.InputProblem, match=how):
             service.one(events)
+
+
+def test_the_web_s_compare_request_asks_for_versions_and_their_changes_as_the_cli_does():
+    from datetime import date
+
+    from reasoner.web.app import CompareRequest
+
+    source = Path(HARVEST).read_text(encoding="utf-8")
+    dates = ["2010-05-25", "2010-05-26"]
+    for extra, flags in (({}, []), ({"changes": True}, ["--changes"])):
+        body = CompareRequest(source=source, filename="harvest.yaml", ordinances=["connecticut"], versions=dates,
+                              **extra).model_dump()
+        cli = CliRunner().invoke(main, ["compare", HARVEST, "-o", "connecticut", "--versions", ",".join(dates),
+                                        *flags, "--format", "json"])
+        assert cli.exit_code == 0, cli.output
+        assert service.json_text(service.run("compare", body)) == cli.output
+    for versions, words in (([date(2010, 5, 25)], "versions needs at least two dates"),
+                            ([date(1800, 1, 1), date(2010, 5, 26)], "versions: '1800-01-01': must be between")):
+        with pytest.raises(service.InputProblem, match=words):
+            service.run("compare", {"source": source, "filename": "harvest.yaml", "ordinances": ["connecticut"],
+                                    "versions": versions})
+    with pytest.raises(service.InputProblem, match="changes lists what changes between versions: give their dates with versions"):
+        service.run("compare", {"source": source, "filename": "harvest.yaml", "ordinances": ["connecticut"], "changes": True})

@@ -371,19 +371,129 @@ def column(record: dict[str, Any]) -> str:
     return record.get("column", record["ordinance"])
 
 
-def compare_versions(event: Event, ordinance: str, dates: Sequence[date], kinds: Sequence[str] = DEFAULT_KINDS
-                     ) -> dict[str, Any]:
-    """One ordinance compared with itself: a column per date, the event evaluated under the version in force
-    then ("what changed in 2010 for this event?")."""
+def compare_versions(events: Sequence[Event], ordinance: str, dates: Sequence[date],
+                     kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """One ordinance compared with itself: per event a table with a column per date, the event evaluated under the
+    version in force then ("what changed in 2010 for this event?"); the events are evaluated together, once per
+    date."""
     from reasoner.events.rules import with_law_date
     from reasoner.evaluate import evaluate_any
 
     [chosen] = check_ordinances([ordinance])
-    records = []
+    by_date = []
     for day in dates:
-        [record] = evaluate_any(with_law_date([event], day), [chosen])
-        records.append({**record, "column": f"{chosen} as of {day.isoformat()}"})
-    return table(records, kinds)
+        records = evaluate_any(with_law_date(list(events), day), [chosen])
+        by_date.append({r["event"]: {**r, "column": f"{chosen} as of {day.isoformat()}"} for r in records})
+    return [table([records[event.id] for records in by_date], kinds) for event in events]
+
+
+def version_on(ordinance: str, day: date) -> dict[str, Any]:
+    """The version of an ordinance in force on `day`, read from its registry's `versions` as encodings/vocabulary.lp's
+    in_force reads them: the latest that had certainly taken effect (None before every one), and `may_be` the later
+    ones whose window of possible effect holds the day."""
+    dated = [v for v in registry(ordinance).versions if v.window is not None]
+    started = [v for v in dated if v.window[1] <= day]
+    latest = max(started, key=lambda v: v.window[0], default=None)
+    return {"as_of": day.isoformat(), "version": latest.id if latest else None,
+            "label": latest.label if latest else "before every version the registry knows",
+            "may_be": [v.id for v in dated if v.window[0] <= day < v.window[1]]}
+
+
+def _words(ordinance: str, clause_id: str, version: str | None) -> str | None:
+    """A clause's words in a version (its printed text where the registry gives no earlier words)."""
+    clause = registry(ordinance).clauses.get(clause_id)
+    if clause is None:
+        return None
+    return next((w.text for w in clause.versions if w.version == version), clause.text)
+
+
+def amended_clauses(ordinance: str, versions: Sequence[str | None]) -> list[str]:
+    """The clauses whose words differ between the versions, in registry order. Before every version the registry
+    knows (None), the words read are the earliest version's: the only ones there can have been."""
+    reg = registry(ordinance)
+    earliest = reg.versions[0].id if reg.versions else None
+    applied = {earliest if v is None else v for v in versions}
+    return [c for c in reg.clauses if len({_words(ordinance, c, v) for v in applied}) > 1]
+
+
+def version_changes(events: Sequence[Event], ordinance: str, dates: Sequence[date],
+                    kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """What a change of the law changes: per event, only the conclusions whose value differs between the versions
+    in force on `dates` (the rows of compare --versions that differ), each with the clauses it cites and which of
+    them the amendment reworded. Over many events it is an amendment's impact report: an event with no `changed`
+    row keeps its answer."""
+    [chosen] = check_ordinances([ordinance])
+    in_force = [version_on(chosen, day) for day in dates]
+    amended = amended_clauses(chosen, [v["version"] for v in in_force])
+    reports = []
+    for event, tab in zip(events, compare_versions(events, chosen, dates, kinds)):
+        columns = [o["column"] for o in tab["ordinances"]]
+        changed = []
+        for row in tab["rows"]:
+            cells = [row["cells"][c] for c in columns]
+            if len({(cell["state"], cell["text"]) for cell in cells}) == 1:
+                continue
+            cited = sorted({c for cell in cells for item in cell["items"] for c in item.get("clauses", ())})
+            changed.append({"kind": row["kind"], "name": row["name"], "label": row_label(row), "unit": row["unit"],
+                            "values": [{"as_of": day.isoformat(), "state": cell["state"], "text": cell["text"]}
+                                       for day, cell in zip(dates, cells)],
+                            "clauses": [{"clause": c, "amended": c in amended} for c in cited]})
+        reports.append({"event": event.id, "ordinance": chosen, "versions": in_force, "amended": amended,
+                        "changed": changed, "unchanged": len(tab["rows"]) - len(changed)})
+    return reports
+
+
+def changes_to_csv(reports: Sequence[dict[str, Any]]) -> str:
+    """One line per event and changed conclusion (an event whose answer holds gets one line saying so): the value
+    under each version, the clauses cited and those of them reworded."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    days = [v["as_of"] for v in reports[0]["versions"]] if reports else []
+    writer.writerow(["event", "ordinance", "kind", "name", *(f"as of {d}" for d in days), "clauses", "amended"])
+    for report in reports:
+        if not report["changed"]:
+            writer.writerow([report["event"], report["ordinance"], "", "", *(["unchanged"] * len(days)), "", ""])
+        for row in report["changed"]:
+            writer.writerow([report["event"], report["ordinance"], row["kind"], row["name"],
+                             *(v["text"] for v in row["values"]), " ".join(c["clause"] for c in row["clauses"]),
+                             " ".join(c["clause"] for c in row["clauses"] if c["amended"])])
+    return out.getvalue()
+
+
+def changes_lines(report: dict[str, Any]) -> list[str]:
+    """An event's changes in words, one line per changed conclusion: its value under each version, and the clause
+    the amendment reworded (or that none of those it cites was)."""
+    lines = []
+    for row in report["changed"]:
+        values = " → ".join(f"{v['text']} (as of {v['as_of']})" for v in row["values"])
+        reworded = [c["clause"] for c in row["clauses"] if c["amended"]]
+        said = (f"; reworded: {', '.join(reworded)}" if reworded
+                else "; none of the clauses it cites was reworded" if row["clauses"] else "")
+        lines.append(f"{row['label']}: {values}{said}")
+    return lines
+
+
+def versions_head(report: dict[str, Any]) -> str:
+    """Which versions an event's changes lie between."""
+    return " → ".join(f"{v['as_of']}: {v['version'] or v['label']}"
+                      + (f" ({', '.join(v['may_be'])} may already have taken effect)" if v["may_be"] else "")
+                      for v in report["versions"])
+
+
+def impact_line(reports: Sequence[dict[str, Any]]) -> str:
+    """How many of the events' answers the change of law moves."""
+    moved = sum(1 for r in reports if r["changed"])
+    return f"{moved} of {len(reports)} event(s) change their answer"
+
+
+def changes_to_markdown(reports: Sequence[dict[str, Any]]) -> str:
+    """A section per event: the versions, then a line per changed conclusion; the count of events moved last."""
+    parts = []
+    for report in reports:
+        lines = [f"### {report['event']}: {report['ordinance']}", "", _md(versions_head(report)), ""]
+        lines += [f"- {_md(line)}" for line in changes_lines(report)] or ["No conclusion changes."]
+        parts.append("\n".join(lines))
+    return "\n\n".join([*parts, impact_line(reports) + "."]) + "\n"
 
 
 # ---------------------------------------------------------------- output formats

@@ -615,6 +615,19 @@ def print_comparison(tables: list[dict[str, Any]]) -> None:
                        "'no such requirement': it does, but has no such conclusion.", style="dim"))
 
 
+def print_changes(reports: list[dict[str, Any]]) -> None:
+    from reasoner.modes.compare import changes_lines, impact_line, versions_head
+
+    for report in reports:
+        console.print(Text(f"{report['event']}: {report['ordinance']}, {versions_head(report)}", style="table.title"))
+        lines = changes_lines(report)
+        for line in lines:
+            console.print(Text(f"  {line}"))
+        if not lines:
+            console.print(Text("  no conclusion changes", style="dim"))
+    console.print(Text(impact_line(reports), style="bold"))
+
+
 _CHANGE_MARK = {"appears": "+", "disappears": "−", "changes": "~"}
 
 

@@ -93,6 +93,10 @@ class CompareRequest(EventInput):
     ordinances: list[str] = []
     event_id: str | None = None
     kinds: list[str] | None = Field(None, description="Kinds of conclusion to show, or [\"all\"] (default: the CLI's).")
+    versions: list[date] | None = Field(None, description="One ordinance beside itself: a column per date, each under "
+                                                          "the version then in force, as --versions.")
+    changes: bool = Field(False, description="With versions: only the conclusions that change between them, with "
+                                             "the clauses reworded, as --changes.")
 
 
 class Problem(BaseModel):
