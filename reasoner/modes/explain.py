@@ -830,9 +830,11 @@ def _steps(nodes: Iterable[dict[str, Any]]) -> set[str]:
     stack = list(nodes)
     while stack:
         node = stack.pop()
-        if node["atom"] not in found:
-            found.add(node["atom"])
+        step = node.get("atom") or node["text"]  # a failed comparison is a step with no atom of its own
+        if step not in found:
+            found.add(step)
             stack.extend(node.get("children", []) + node.get("unless", []))
+            stack.extend(a["explanation"] for a in node.get("attempts", []) if isinstance(a.get("explanation"), dict))
     return found
 
 
