@@ -275,16 +275,18 @@ def evaluate(event_file: str, ordinances: tuple[str, ...], filed: Any, as_of: An
 @AS_OF
 @FORMAT
 @READING
+@click.option("--full", is_flag=True, help="Show every step about the schedule (the clock's arithmetic), not one sentence.")
 def explain(event_file: str, conclusion: str | None, ordinances: tuple[str, ...], event_id: str | None,
-            as_of: date | None, output_format: str) -> None:
+            as_of: date | None, output_format: str, full: bool) -> None:
     """Explain why CONCLUSION (e.g. toilets, permit_required, nurses, bond_usd) holds or does not hold,
     as a derivation tree down to the facts, each step with its clause and the clause's words.
-    Without CONCLUSION, every conclusion is explained.
+    Without CONCLUSION, every conclusion is explained. The steps about the schedule are said in one
+    sentence unless --full; the JSON keeps every node and marks those steps `folded` (none with --full).
 
     Example: reasoner explain facts/events/harvest-music-festival.yaml toilets -o trempealeau
     """
     _left_out(ordinances)
-    reports = service.explain(_events(event_file, event_id, as_of), conclusion, ordinances)
+    reports = service.explain(_events(event_file, event_id, as_of), conclusion, ordinances, full)
     if output_format == "json":
         _dump(reports)
     else:

@@ -311,14 +311,16 @@ def _known_conclusion(conclusion: str | None, names: tuple[str, ...]) -> None:
         raise InputProblem(problem)
 
 
-def explain(events: Events, conclusion: str | None = None, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """`reasoner explain`: why each conclusion (or `conclusion`) holds or not, one report per ordinance."""
+def explain(events: Events, conclusion: str | None = None, ordinances: Sequence[str] = (),
+            full: bool = False) -> list[dict[str, Any]]:
+    """`reasoner explain`: why each conclusion (or `conclusion`) holds or not, one report per ordinance. Unless
+    `full`, the steps about the schedule are marked `folded`, to be shown as one sentence; every node stays."""
     from reasoner.modes.explain import explain as explain_event, kind_problem
 
     names = chosen(ordinances)
     event = one(events)
     _known_conclusion(conclusion, names)
-    reports = [explain_event(event, ordinance, conclusion, readings=True) for ordinance in names]
+    reports = [explain_event(event, ordinance, conclusion, readings=True, full=full) for ordinance in names]
     if conclusion is not None and (problem := kind_problem(conclusion, reports)):
         raise InputProblem(problem)
     return reports

@@ -97,6 +97,15 @@ def test_every_bundled_example_answers_as_the_cli_does(server, example):
               "whatif", str(example), "-o", "trempealeau", "--flip", "permit_required")
 
 
+def test_full_in_a_request_answers_as_explain_full_does(server):
+    example = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
+    body = {**source(example), "conclusion": "toilets", "ordinances": ["trempealeau"]}
+    agree(server, "/explain", {**body, "full": True}, "explain", str(example), "toilets", "-o", "trempealeau", "--full")
+    status, folded = call(server, "POST", "/explain", body)
+    status_full, full = call(server, "POST", "/explain", {**body, "full": True})
+    assert (status, status_full) == (200, 200) and b'"folded"' in folded and b'"folded"' not in full
+
+
 def test_whatif_s_proposals_and_flip_late_answer_as_the_cli_does(server):
     example = ROOT / "facts" / "events" / "vermont-fun-run.yaml"
     agree(server, "/whatif", {**source(example), "ordinance": "vermont", "flip": "late", "proposals": 2},

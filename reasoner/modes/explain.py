@@ -32,7 +32,7 @@ from reasoner.program import Program
 from reasoner.law.registry import registry
 from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
 from reasoner.events.sun import described
-from reasoner.modes.wording import CLOCK, DAY, DURATION, EVENT, INSTANT, Wording, argument_kinds, duration, rule_variable_kinds, sentence, zone_of
+from reasoner.modes.wording import CLOCK, DAY, DURATION, EVENT, INSTANT, ZONE, Wording, argument_kinds, duration, rule_variable_kinds, sentence, zone_of
 
 if TYPE_CHECKING:  # the models are built only when a file needs them (reasoner/events/plan.py)
     from reasoner.events.model import Event
@@ -785,10 +785,12 @@ def kind_problem(conclusion: str, reports: Sequence[dict[str, Any]]) -> str | No
             f"see why it does not hold: {'; '.join(listed)} (reasoner conclusions NAME lists every one)")
 
 
-def explain(event: Event, ordinance: str, conclusion: str | None = None, readings: bool = False) -> dict[str, Any]:
+def explain(event: Event, ordinance: str, conclusion: str | None = None, readings: bool = False,
+            full: bool = True) -> dict[str, Any]:
     """Derivation trees for one ordinance's conclusions about an event (all, or those named `conclusion`),
     and, when a named conclusion does not hold, why not; with `readings` (the explain command), the answers
-    among them an alternative reading moves (an evaluation per alternative: the report and whatif go without)."""
+    among them an alternative reading moves (an evaluation per alternative: the report and whatif go without).
+    Without `full`, each run of steps about the schedule is marked `folded` (`fold_schedule`); every node stays."""
     result: dict[str, Any]
     if event.has_unknowns:
         result = explain_uncertain(event, ordinance, conclusion)
@@ -805,7 +807,66 @@ def explain(event: Event, ordinance: str, conclusion: str | None = None, reading
         # only when one does: an answer no reading moves is explained as before, byte for byte
         if resting := rests_on(event, ordinance, conclusion):
             result["rests_on_readings"] = resting
+    if not full:
+        fold_schedule(result, _kinds((ordinance,)))
     return result
+
+
+# ---------------------------------------------------------------- the schedule in one sentence
+
+def _about_the_schedule(node: dict[str, Any], kinds: dict[tuple[str, int, int], str]) -> bool:
+    """Whether a step is the clock's arithmetic: one that cites no clause (a fact, a given or a rule of the shared
+    vocabulary) and carries a time zone or a real-time instant (the sessions on the ordinance's clock)."""
+    if node.get("clause") or node.get("kind") not in ("derived", "fact", "given"):
+        return False
+    atom = clingo.parse_term(node["atom"])
+    arity = len(atom.arguments)
+    return any(kinds.get((atom.name, arity, position)) in (ZONE, INSTANT) for position in range(arity))
+
+
+def _steps(nodes: Iterable[dict[str, Any]]) -> set[str]:
+    """The distinct steps (atoms) of some subtrees."""
+    found: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        step = node.get("atom") or node["text"]  # a failed comparison is a step with no atom of its own
+        if step not in found:
+            found.add(step)
+            stack.extend(node.get("children", []) + node.get("unless", []))
+            stack.extend(a["explanation"] for a in node.get("attempts", []) if isinstance(a.get("explanation"), dict))
+    return found
+
+
+def _schedule_sentence(nodes: Sequence[dict[str, Any]]) -> str:
+    """What the folded steps come to, in the words of their topmost rules (a given's or a fact's own words when
+    no rule derives one)."""
+    derived = [n for n in nodes if n.get("kind") == "derived" and n.get("because")]
+    said = [n["because"].rstrip(".") for n in derived] or [n["text"] for n in nodes]
+    said = [s[0].lower() + s[1:] if s[1:2].islower() else s for s in said]
+    return "the schedule: " + "; ".join(dict.fromkeys(said))
+
+
+def fold_schedule(result: dict[str, Any], kinds: dict[tuple[str, int, int], str]) -> None:
+    """Mark, on each step whose children include steps about the schedule, those children as `folded`:
+    `{"text": one sentence, "steps": how many distinct steps they hold, "children": their indices}`. The children
+    stay (programs read every node); the text tree and the page show the sentence instead (`explain --full`,
+    `full` in a web request: no marks, the whole tree)."""
+    seen: set[int] = set()
+    stack = list(result["trees"]) + list(result["why_not"])
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:  # a step is one object wherever the trees share it
+            continue
+        seen.add(id(node))
+        children = node.get("children", [])
+        indices = [i for i, child in enumerate(children) if _about_the_schedule(child, kinds)]
+        if indices:
+            folded = [children[i] for i in indices]
+            node["folded"] = {"text": _schedule_sentence(folded), "steps": len(_steps(folded)), "children": indices}
+        stack.extend(child for i, child in enumerate(children) if i not in indices)
+        stack.extend(node.get("unless", []))
+        stack.extend(a["explanation"] for a in node.get("attempts", []) if isinstance(a.get("explanation"), dict))
 
 
 def _why_not_named(explainer: Explainer, ordinance: str, conclusion: str) -> list[dict[str, Any]]:

@@ -26,6 +26,8 @@ DAY, CLOCK, EVENT, INSTANT, DURATION, ZONE = "date", "clock", "event", "instant"
 YEAR = "year"  # a calendar year, written as a year is ({Y:year}: 2027, not 2,027)
 # what a `%@` placeholder may be typed as: {SD:date}, {F:instant}, {M:duration}
 FORMATS = (DAY, CLOCK, INSTANT, DURATION, YEAR)
+# a name with its indefinite article: {K:article} is "an association", "a corporation"
+ARTICLE = "article"
 
 
 def clock(minute: int) -> str:
@@ -62,6 +64,12 @@ def duration(minutes: int) -> str:
     parts = ([f"{hours:,} hour{'s' if hours != 1 else ''}"] if hours else []) \
         + ([f"{rest} minute{'s' if rest != 1 else ''}"] if rest or not hours else [])
     return ("minus " if minutes < 0 else "") + " ".join(parts)
+
+
+def article(noun: str) -> str:
+    """The indefinite article before a noun phrase of the vocabulary's words, whose names each begin as spelt
+    (no silent h, no "u" read as "you"): "an" before a vowel."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def words(name: str) -> str:
@@ -339,8 +347,7 @@ class Wording:
             return f"{words(name)}: {', '.join(rest)}"
         if name == "provided" and len(arguments) == 3 and arguments[2] is not None:  # an amount kept in parts
             rest[1] = _in_parts(arguments[1], arguments[2], rest[1])
-        article = "an" if rest and rest[0][:1] in "aeiou" else "a"
-        return template.format(*rest, e=self.event_id, a0=article)
+        return template.format(*rest, e=self.event_id, a0=article(rest[0]) if rest else "a")
 
     def noun(self, name: str) -> str:
         """What an argument of a fact is called, for a value the event does not state."""
@@ -411,7 +418,7 @@ def sentence(label: str | None, bindings: dict[str, clingo.Symbol], kinds: dict[
         shown = wording.value(value, fmt if fmt in FORMATS else kinds.get(name), zone)
         if name in ("P", "Q") and "Name" in bindings:  # the shared shortfall rules: an amount kept in parts
             return _in_parts(bindings["Name"], value, shown)
-        return shown
+        return f"{article(shown)} {shown}" if fmt == ARTICLE else shown
 
     return re.sub(r"([ap]\.m\.)\.", r"\1", _PLACEHOLDER.sub(fill, label))
 

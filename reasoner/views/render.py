@@ -271,8 +271,12 @@ def _grow(tree: Tree, node: dict[str, Any], quoted: set[str], shown: set[str] | 
     if node.get("kind") == "derived":
         shown.add(node["atom"])
     branch = tree.add(_node_label(node))
-    for child in node.get("children", []):
-        _grow(branch, child, quoted, shown)
+    folded = node.get("folded") or {"children": ()}
+    for index, child in enumerate(node.get("children", [])):
+        if index not in folded["children"]:
+            _grow(branch, child, quoted, shown)
+        elif index == folded["children"][0]:  # the schedule's steps, said in one sentence where the first stood
+            branch.add(Text(f"{folded['text']} ({folded['steps']} steps, --full shows them)", style="dim"))
     for absent in node.get("unless", []):
         _grow(branch, absent, quoted, shown)
     for attempt in node.get("attempts", []):

@@ -72,6 +72,7 @@ class ExplainRequest(EventInput):
     conclusion: str | None = Field(None, description="e.g. toilets, permit_required, nurses (default: every one).")
     ordinances: list[str] = []
     event_id: str | None = Field(None, description="Which event of several (by id).")
+    full: bool = Field(False, description="Every step about the schedule, none marked `folded` (`explain --full`).")
 
 
 class QuestionsRequest(EventInput):

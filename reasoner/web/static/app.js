@@ -422,7 +422,12 @@ function node(tree, ordinance, parentClause, said) {
   }
   const clause = tree.clause || parentClause;
   // What holds below it, what must not hold (no exemption applies) and each rule that failed, with why.
-  const below = [...(tree.children || []), ...(tree.unless || [])].map((child) => node(child, ordinance, clause, said))
+  // The steps about the schedule, said in one sentence where the first stood (a request with `full` has none folded).
+  const folded = tree.folded || { children: [] };
+  const children = (tree.children || []).map((child, index) => (!folded.children.includes(index) ? node(child, ordinance, clause, said)
+    : index === folded.children[0] ? el("li", { role: "treeitem", class: "step folded" }, `${folded.text} (${folded.steps} steps)`) : null))
+    .filter(Boolean);
+  const below = children.concat((tree.unless || []).map((child) => node(child, ordinance, clause, said)))
     .concat((tree.attempts || []).map((tried) => attempt(tried, ordinance, said)));
   if (below.length) item.append(el("ul", { role: "group" }, below));
   return item;
