@@ -358,3 +358,53 @@ def test_a_refused_event_leaves_nothing_of_the_previous_answer(server, tmp_path,
             assert error.text.count(item) == 1, error.text
     finally:
         browser.quit()
+
+
+def in_view(browser, element) -> bool:
+    top, bottom = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];",
+                                         element)
+    return 0 <= top and bottom <= browser.execute_script("return window.innerHeight")
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_a_clause_read_in_the_ordinance_leads_back_to_where_it_was_asked_for(server, tmp_path, width):
+    """Narrow, the ordinance's text lies below the whole answer: the cited clause offers a way back to the very
+    clause id that was selected, and takes the reader (and the keyboard's focus) there."""
+    browser = open_browser(tmp_path, width)
+    try:
+        wait = submit(browser, server, HARVEST)
+        panel = browser.find_element(By.ID, "panel-trempealeau")
+        toilets = panel.find_element(By.CSS_SELECTOR, 'button.conclusion[data-name="toilets"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", toilets)
+        toilets.click()
+        explanation = toilets.find_element(By.XPATH, "ancestor::li[1]").find_element(By.CSS_SELECTOR, ".explanation")
+        wait.until(lambda b: explanation.find_elements(By.CSS_SELECTOR, ".tree"))
+        link = explanation.find_element(By.CSS_SELECTOR, '.clause-link[data-clause="6.01(3)3"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        link.click()
+        cited = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "#law-text .clause.cited")))
+        assert cited.get_attribute("data-clause") == "6.01(3)3"
+        back = cited.find_element(By.CSS_SELECTOR, "button.back")
+        wait.until(lambda b: in_view(b, back))
+        assert back.text == "↩ back to the answer"
+        if width < 900:
+            assert not in_view(browser, link), "the clause's text lies beside the answer, not below it"
+        browser.save_screenshot(f"/tmp/page-clause-{width}.png")
+        back.click()
+        wait.until(lambda b: in_view(b, link))
+        assert browser.switch_to.active_element == link
+        browser.save_screenshot(f"/tmp/page-back-{width}.png")
+        # a second clause leaves one way back only, to the second place
+        other = panel.find_element(By.CSS_SELECTOR, "li.kind-obligation .clauses .clause-link")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", other)
+        other.click()
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#law-text .clause.cited").get_attribute("data-clause")
+                   == other.get_attribute("data-clause"))
+        backs = browser.find_elements(By.CSS_SELECTOR, "#law-text button.back")
+        assert len(backs) == 1
+        wait.until(lambda b: in_view(b, backs[0]))
+        backs[0].click()
+        wait.until(lambda b: in_view(b, other))
+        assert browser.switch_to.active_element == other
+    finally:
+        browser.quit()

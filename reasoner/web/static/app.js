@@ -246,7 +246,7 @@ function formEvent() {
 
 // ---------------------------------------------------------------- the law pane
 
-async function showClause(ordinance, clause) {
+async function showClause(ordinance, clause, origin) {
   const pane = document.getElementById("law-text");
   if (!state.clauses[ordinance]) {
     const [registry] = await api("GET", `/ordinances/${encodeURIComponent(ordinance)}/clauses`);
@@ -262,18 +262,35 @@ async function showClause(ordinance, clause) {
         el("p", {}, c.text))));
   }
   document.getElementById("law-hint").hidden = true;
-  for (const old of pane.querySelectorAll(".cited")) old.classList.remove("cited");
+  uncite();
   const target = document.getElementById(`clause-${ordinance}-${clause}`);
   if (target) {
     target.classList.add("cited");
+    // Reading the clause may take the reader far down a long page (the law sits below the answer on a narrow
+    // screen): beside the words, a way back to the very place they asked from.
+    if (origin) target.append(backLink(origin));
+    target.tabIndex = -1;
     target.scrollIntoView({ block: "start", behavior: "smooth" });
+    target.focus({ preventScroll: true });
   }
+}
+
+function backLink(origin) {
+  return el("button", { type: "button", class: "back", onclick: () => {
+    origin.scrollIntoView({ block: "center" });
+    origin.focus({ preventScroll: true });
+  } }, "↩ back to the answer");
+}
+
+function uncite() {
+  for (const old of document.querySelectorAll("#law-text .cited")) old.classList.remove("cited");
+  for (const old of document.querySelectorAll("#law-text .back")) old.remove();
 }
 
 function clauseLink(ordinance, clause) {
   return el("button", { type: "button", class: "clause-link", "data-ordinance": ordinance, "data-clause": clause,
     "aria-label": `show clause ${clause} of ${ordinance}`,
-    onclick: (event) => { event.stopPropagation(); showClause(ordinance, clause); } }, clause);
+    onclick: (event) => { event.stopPropagation(); showClause(ordinance, clause, event.currentTarget); } }, clause);
 }
 
 // ---------------------------------------------------------------- results per ordinance
@@ -499,7 +516,7 @@ function clearAnswer() {
   document.getElementById("comparison").replaceChildren();
   document.getElementById("question-list").replaceChildren();
   document.getElementById("questions").hidden = true;
-  for (const old of document.querySelectorAll("#law-text .cited")) old.classList.remove("cited");
+  uncite();
 }
 
 function refusal(failure) {
