@@ -408,3 +408,36 @@ def test_a_clause_read_in_the_ordinance_leads_back_to_where_it_was_asked_for(ser
         assert browser.switch_to.active_element == other
     finally:
         browser.quit()
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_the_comparison_keeps_its_caption_head_row_and_conclusions_in_sight_however_far_it_scrolls(server, tmp_path,
+                                                                                                    width):
+    """Eleven ordinances do not fit across: scrolled to the last of them and down its rows, the caption still reads
+    whole, the row of ordinance names stays on top and each row still says which conclusion it is."""
+    browser = open_browser(tmp_path, width)
+    try:
+        wait = submit(browser, server, HARVEST)
+        browser.find_element(By.ID, "tab-compare").click()
+        wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "table.comparison")))
+        region = browser.find_element(By.CSS_SELECTOR, "#comparison [role=region]")
+        caption = browser.find_element(By.XPATH, "//*[contains(text(), 'each ordinance side by side')]")
+        browser.execute_script("window.scrollBy(0, arguments[0].getBoundingClientRect().top - 8)", caption)
+        box = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];"
+        moved = browser.execute_script("""const region = arguments[0];
+            region.scrollLeft = region.scrollWidth; region.scrollTop = 600;
+            return [region.scrollLeft, region.scrollTop];""", region)
+        assert moved[0] > 0, "the comparison fits across: nothing to scroll"
+        browser.save_screenshot(f"/tmp/page-comparison-scrolled-{width}.png")
+        left, right, top, _ = browser.execute_script(box, region)
+        c_left, c_right, c_top, c_bottom = browser.execute_script(box, caption)
+        assert left <= c_left and c_right <= right, "the caption scrolled out of sight"
+        assert 0 <= c_top and c_bottom <= top + 1, "the caption is not above the table"
+        head = browser.find_element(By.CSS_SELECTOR, "table.comparison thead th:last-child")
+        assert abs(browser.execute_script(box, head)[2] - top) <= 2, "the ordinance names scrolled away"
+        rows = browser.find_elements(By.CSS_SELECTOR, "table.comparison tbody th[scope=row]")
+        showing = [r for r in rows if top < browser.execute_script(box, r)[2] < top + 300]
+        assert showing and all(abs(browser.execute_script(box, r)[0] - left) <= 2 for r in showing), \
+            "the conclusions' names scrolled away"
+    finally:
+        browser.quit()

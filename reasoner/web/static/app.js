@@ -479,11 +479,14 @@ function renderQuestions(report) {
 function renderComparison(tables) {
   const root = document.getElementById("comparison");
   root.replaceChildren();
-  for (const table of tables) {
+  for (const [n, table] of tables.entries()) {
     const names = table.ordinances.map((o) => o.ordinance);
-    root.append(el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `comparison for ${table.event}` },
-      el("table", { class: "comparison" },
-        el("caption", {}, `${table.event}: each ordinance side by side; ★ marks the strictest where they differ`),
+    // The caption stands outside the table's scroll, so that scrolling to the far ordinances never cuts it off.
+    const caption = `comparison-caption-${n}`;
+    root.append(el("p", { class: "comparison-caption", id: caption },
+      `${table.event}: each ordinance side by side; ★ marks the strictest where they differ`),
+    el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": caption },
+      el("table", { class: "comparison", "aria-labelledby": caption },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "conclusion"),
           table.ordinances.map((o) => el("th", { scope: "col" }, o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
         el("tbody", {}, table.rows.map((row) => el("tr", {},
