@@ -441,3 +441,45 @@ def test_the_comparison_keeps_its_caption_head_row_and_conclusions_in_sight_howe
             "the conclusions' names scrolled away"
     finally:
         browser.quit()
+
+
+def cli_json(*arguments: str):
+    import json
+
+    from click.testing import CliRunner
+
+    from reasoner.cli import main
+
+    result = CliRunner().invoke(main, [*arguments, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_what_if_on_the_page_ranks_the_smallest_changes_as_the_cli_does(server, tmp_path):
+    """Under a panel, "What would change it?" asks POST /whatif about that ordinance: the proposals the page lists,
+    the smallest first, are `reasoner whatif`'s, each with the clauses it rests on and whether it was checked."""
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, HARVEST)
+        part = browser.find_element(By.ID, "whatif-trempealeau")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", part)
+        part.find_element(By.TAG_NAME, "summary").click()
+        choice = browser.find_element(By.ID, "whatif-trempealeau-flip")
+        assert choice.get_attribute("value") == "permit_required"
+        browser.find_element(By.ID, "whatif-trempealeau-ask").click()
+        answer = browser.find_element(By.ID, "whatif-trempealeau-answer")
+        wait.until(lambda b: answer.find_elements(By.CSS_SELECTOR, "ol.proposals > li"))
+        report = cli_json("whatif", str(HARVEST), "-o", "trempealeau", "--flip", "permit_required")
+        expected = [report, *report["alternatives"]]
+        shown = answer.find_elements(By.CSS_SELECTOR, "ol.proposals > li")
+        assert "The smallest changes to make permit required stop holding:" in answer.text
+        assert len(shown) == len(expected) > 1
+        for item, proposal in zip(shown, expected):
+            changes = [li.text for li in item.find_elements(By.CSS_SELECTOR, "ul.changes > li")]
+            assert [c.split(":")[0] for c in changes] == [c["fact"] for c in proposal["changes"]]
+            assert [link.text for link in item.find_elements(By.CSS_SELECTOR, ".clause-link")] == proposal["clauses"]
+            assert "checked: the changed event no longer has it" in item.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", part)
+        browser.save_screenshot("/tmp/page-whatif.png")
+    finally:
+        browser.quit()

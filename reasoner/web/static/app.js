@@ -356,7 +356,74 @@ function renderRecord(record) {
   if (record.unknown && record.unknown.length) {
     section.append(el("p", { class: "hint" }, `Unknown: ${record.unknown.join(", ")}`));
   }
+  section.append(whatifPart(record));
   return section;
+}
+
+// ---------------------------------------------------------------- what if (POST /whatif, as `reasoner whatif`)
+
+function whatifPart(record) {
+  // What may be flipped: the permit duty, each conclusion by name, and lateness (a kind) where a deadline applies.
+  const names = ["permit_required", ...new Set(record.conclusions.filter((c) => c.kind !== "reason" && c.name !== "permit_required")
+    .map((c) => c.name))];
+  if (record.conclusions.some((c) => c.kind === "deadline" || c.kind === "late" || c.kind === "on_time")) names.push("late");
+  const id = `whatif-${record.ordinance}`;
+  const choice = el("select", { id: `${id}-flip` }, names.map((n) => el("option", { value: n }, words(n))));
+  const answer = el("div", { class: "whatif-answer", id: `${id}-answer`, "aria-live": "polite" });
+  const ask = el("button", { type: "button", class: "add", id: `${id}-ask` }, "Find the smallest changes");
+  ask.addEventListener("click", async () => {
+    const asked = state.asked;
+    answer.replaceChildren(el("p", { class: "hint" }, "Searching…"));
+    const { ordinances, ...request } = state.request;
+    try {
+      const report = await api("POST", "/whatif", { ...request, ordinance: record.ordinance, flip: choice.value,
+        event_id: record.event });
+      if (asked === state.asked) answer.replaceChildren(...renderWhatif(report, record.ordinance));
+    } catch (error) {
+      if (asked === state.asked) answer.replaceChildren(el("p", { class: "error" }, error.message));
+    }
+  });
+  return el("details", { class: "whatif", id },
+    el("summary", {}, "What would change it?"),
+    el("div", { class: "row" }, el("label", { for: choice.id }, "The conclusion to change"), choice), ask, answer);
+}
+
+const WANTED_WORDS = { certainly_holds: "hold in every completion of the unknown facts",
+  certainly_absent: "hold in no completion of the unknown facts" };
+
+function renderWhatif(report, ordinance) {
+  const name = words(report.conclusion);
+  if ("certainty_now" in report) {  // over unknown facts: which answers decide it, then a search each way
+    const parts = [el("p", { class: "certainty-line possible" }, `${name}: ${CERTAINTY_WORDS[report.certainty_now]}`),
+      ...report.decided_by.map((entry) => el("p", { class: "decided-by" }, `decided by ${entry.fact}: `,
+        entry.answers.map((a) => `${"from" in a ? piece(a.from, a.to) : answerWords(a.value)}: ${OUTCOME_WORDS[a.outcome]}`)
+          .join("; ")))];
+    for (const search of [report, report.otherwise].filter(Boolean)) {
+      parts.push(el("p", { class: "because" }, `To make ${name} ${WANTED_WORDS[search.wanted]}:`),
+        proposals(search, ordinance, "checked over every completion of the changed event"));
+    }
+    return parts;
+  }
+  const goal = report.holds_now ? "stop holding" : "hold";
+  return [el("p", { class: "because" }, `The smallest changes to make ${name} ${goal}:`),
+    proposals(report, ordinance, null, report.holds_now)];
+}
+
+function proposals(search, ordinance, checked, held) {
+  // The smallest first, then the next smallest, ranked; each change of a fact, the clauses and whether it was checked.
+  if (!search.found) return el("p", { class: "hint" }, "No change of the facts allowed to change does it.");
+  const list = el("ol", { class: "proposals" });
+  for (const proposal of [search, ...(search.alternatives || [])]) {
+    list.append(el("li", {},
+      el("ul", { class: "changes" }, proposal.changes.map((c) => el("li", {},
+        el("span", { class: "atom" }, c.fact), `: ${answerWords(c.from)} → ${answerWords(c.to)}`))),
+      proposal.clauses && proposal.clauses.length
+        ? el("p", { class: "hint" }, "because of ", proposal.clauses.map((id) => clauseLink(ordinance, id))) : null,
+      el("p", { class: proposal.verified ? "checked" : "error" }, checked && proposal.verified ? checked
+        : proposal.verified ? `checked: the changed event ${held ? "no longer has" : "has"} it`
+          : "NOT confirmed by evaluating the changed event")));
+  }
+  return list;
 }
 
 async function unfold(toggle, holder, record, c) {
