@@ -483,3 +483,45 @@ def test_what_if_on_the_page_ranks_the_smallest_changes_as_the_cli_does(server, 
         browser.save_screenshot("/tmp/page-whatif.png")
     finally:
         browser.quit()
+
+
+def test_what_if_over_unknown_facts_says_what_decides_it_and_searches_each_way(server, tmp_path):
+    """With the crowd unknown, the permit duty holds in some completions only: the page says which answers decide
+    it and, as `reasoner whatif`, what would make it hold in every completion and what in none."""
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, UNKNOWN)
+        part = browser.find_element(By.ID, "whatif-trempealeau")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", part)
+        part.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, "whatif-trempealeau-ask").click()
+        answer = browser.find_element(By.ID, "whatif-trempealeau-answer")
+        wait.until(lambda b: "To make" in answer.text)
+        report = cli_json("whatif", str(UNKNOWN), "-o", "trempealeau", "--flip", "permit_required")
+        assert report["certainty_now"] == "possible"
+        assert "permit required: Holds in some completions of the unknown facts only." in answer.text
+        for entry in report["decided_by"]:
+            assert f"decided by {entry['fact']}: " in answer.text
+        searches = [s for s in (report, report.get("otherwise")) if s]
+        for search in searches:
+            assert f"To make permit required {labels()['whatif'][search['wanted']]}:" in answer.text
+        lists = answer.find_elements(By.CSS_SELECTOR, "ol.proposals")
+        assert len(lists) == sum(1 for s in searches if s["found"]) > 0
+        found = [s for s in searches if s["found"]]
+        for shown, search in zip(lists, found):
+            facts = [li.text.split(":")[0] for li in shown.find_elements(By.CSS_SELECTOR, "ul.changes > li")]
+            assert facts == [c["fact"] for p in (search, *search["alternatives"]) for c in p["changes"]]
+            assert labels()["whatif"]["checked_every_completion"] in shown.text
+        for search in (s for s in searches if not s["found"]):
+            said = f" (the {search['tried']} cheapest tried)." if search.get("gave_up") else "."
+            assert "No change of the facts allowed to change does it" + said in answer.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", part)
+        browser.save_screenshot("/tmp/page-whatif-unknown.png")
+    finally:
+        browser.quit()
+
+
+def labels() -> dict:
+    from reasoner.law.labels import as_json
+
+    return as_json()

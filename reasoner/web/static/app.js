@@ -388,9 +388,6 @@ function whatifPart(record) {
     el("div", { class: "row" }, el("label", { for: choice.id }, "The conclusion to change"), choice), ask, answer);
 }
 
-const WANTED_WORDS = { certainly_holds: "hold in every completion of the unknown facts",
-  certainly_absent: "hold in no completion of the unknown facts" };
-
 function renderWhatif(report, ordinance) {
   const name = words(report.conclusion);
   if ("certainty_now" in report) {  // over unknown facts: which answers decide it, then a search each way
@@ -399,19 +396,22 @@ function renderWhatif(report, ordinance) {
         entry.answers.map((a) => `${"from" in a ? piece(a.from, a.to) : answerWords(a.value)}: ${OUTCOME_WORDS[a.outcome]}`)
           .join("; ")))];
     for (const search of [report, report.otherwise].filter(Boolean)) {
-      parts.push(el("p", { class: "because" }, `To make ${name} ${WANTED_WORDS[search.wanted]}:`),
-        proposals(search, ordinance, "checked over every completion of the changed event"));
+      parts.push(el("p", { class: "because" }, `To make ${name} ${state.labels.whatif[search.wanted]}:`),
+        proposals(search, ordinance, true));
     }
     return parts;
   }
   const goal = report.holds_now ? "stop holding" : "hold";
   return [el("p", { class: "because" }, `The smallest changes to make ${name} ${goal}:`),
-    proposals(report, ordinance, null, report.holds_now)];
+    proposals(report, ordinance, false, report.holds_now)];
 }
 
-function proposals(search, ordinance, checked, held) {
+function proposals(search, ordinance, overCompletions, held) {
   // The smallest first, then the next smallest, ranked; each change of a fact, the clauses and whether it was checked.
-  if (!search.found) return el("p", { class: "hint" }, "No change of the facts allowed to change does it.");
+  if (!search.found) {
+    return el("p", { class: "hint" }, "No change of the facts allowed to change does it",
+      search.gave_up ? ` (the ${search.tried} cheapest tried).` : ".");
+  }
   const list = el("ol", { class: "proposals" });
   for (const proposal of [search, ...(search.alternatives || [])]) {
     list.append(el("li", {},
@@ -419,9 +419,8 @@ function proposals(search, ordinance, checked, held) {
         el("span", { class: "atom" }, c.fact), `: ${answerWords(c.from)} → ${answerWords(c.to)}`))),
       proposal.clauses && proposal.clauses.length
         ? el("p", { class: "hint" }, "because of ", proposal.clauses.map((id) => clauseLink(ordinance, id))) : null,
-      el("p", { class: proposal.verified ? "checked" : "error" }, checked && proposal.verified ? checked
-        : proposal.verified ? `checked: the changed event ${held ? "no longer has" : "has"} it`
-          : "NOT confirmed by evaluating the changed event")));
+      el("p", { class: proposal.verified ? "checked" : "error" }, state.labels.whatif[!proposal.verified ? "unconfirmed"
+        : overCompletions ? "checked_every_completion" : held ? "checked_lost" : "checked_gained"])));
   }
   return list;
 }
