@@ -525,3 +525,32 @@ def labels() -> dict:
     from reasoner.law.labels import as_json
 
     return as_json()
+
+
+@pytest.mark.parametrize("fmt, suffix", [("html", "html"), ("markdown", "md")])
+def test_the_report_downloads_from_the_page_as_the_cli_writes_it(server, tmp_path, fmt, suffix):
+    browser = open_browser(tmp_path, 1280)
+    saved = tmp_path / "downloads"
+    saved.mkdir()
+    try:
+        browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(saved)})
+        wait = submit(browser, server, HARVEST)
+        for name in encoded_ordinances():
+            if name not in ("trempealeau", "gem"):
+                browser.find_element(By.ID, f"o-{name}").click()
+        browser.find_element(By.ID, "submit").click()
+        wait.until(lambda b: b.find_elements(By.ID, "panel-gem") and not b.find_elements(By.ID, "panel-village"))
+        browser.find_element(By.ID, f"report-{fmt}").click()
+        name = f"harvest-music-festival-2027-report.{suffix}"
+        wait.until(lambda b: (saved / name).exists() and b.find_element(By.ID, "report-status").text == f"Saved {name}.")
+        written = tmp_path / f"cli.{suffix}"
+        from click.testing import CliRunner
+
+        from reasoner.cli import main
+
+        result = CliRunner().invoke(main, ["report", str(HARVEST), "-o", "trempealeau", "-o", "gem", "--out", str(written)])
+        assert result.exit_code == 0, result.output
+        wait.until(lambda b: (saved / name).read_bytes() == written.read_bytes())
+        browser.save_screenshot(f"/tmp/page-report-{fmt}.png")
+    finally:
+        browser.quit()

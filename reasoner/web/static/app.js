@@ -585,6 +585,7 @@ function clearAnswer() {
   document.getElementById("comparison").replaceChildren();
   document.getElementById("question-list").replaceChildren();
   document.getElementById("questions").hidden = true;
+  document.getElementById("report-status").textContent = "";
   uncite();
 }
 
@@ -639,10 +640,37 @@ async function submit(event) {
   }
 }
 
+async function downloadReport(event) {
+  // POST /report: `reasoner report`'s page for the event just evaluated, saved under the name the server gives it.
+  const said = document.getElementById("report-status");
+  const asked = state.asked;
+  said.textContent = "Writing the report…";
+  try {
+    const response = await fetch("/report", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...state.request, format: event.currentTarget.dataset.format }) });
+    if (!response.ok) {
+      const refusal = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
+      throw new Error(refusal.message);
+    }
+    const name = (response.headers.get("content-disposition") || "").match(/filename="([^"]+)"/);
+    const url = URL.createObjectURL(await response.blob());
+    if (asked !== state.asked) return;
+    const link = el("a", { href: url, download: name ? name[1] : "report" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    said.textContent = `Saved ${name ? name[1] : "the report"}.`;
+  } catch (error) {
+    if (asked === state.asked) said.textContent = error.message;
+  }
+}
+
 async function start() {
   tabs(document.querySelector("#input .tabs"));
   tabs(document.querySelector("#results .tabs"));
   document.getElementById("input").addEventListener("submit", submit);
+  for (const id of ["report-html", "report-markdown"]) document.getElementById(id).addEventListener("click", downloadReport);
   document.getElementById("upload").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
