@@ -577,7 +577,8 @@ def schema() -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the web's requests
 
-COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare}
+COMMANDS = {"evaluate": evaluate, "explain": explain, "questions": questions, "whatif": whatif, "compare": compare,
+            "report": report}
 
 
 def reading_choices() -> list[dict[str, Any]]:

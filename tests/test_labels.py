@@ -6,7 +6,7 @@ from pathlib import Path
 
 from reasoner.batch.files import csv_cells, wide_cells
 from reasoner.law import labels
-from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, phrase
+from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, WHATIF_LABELS, phrase
 from reasoner.law.schema import KIND_ORDER
 from reasoner.law.locator import encoded_ordinances
 from reasoner.modes import compare
@@ -57,7 +57,7 @@ def test_a_conclusion_is_phrased_the_same_in_the_terminal_the_report_the_compari
 
 def test_the_page_takes_its_labels_from_the_server_not_a_copy():
     script = APP_JS.read_text(encoding="utf-8")
-    copied = [label for label in (*KIND_LABELS.values(), *STATUS_LABELS.values())
+    copied = [label for label in (*KIND_LABELS.values(), *STATUS_LABELS.values(), *WHATIF_LABELS.values())
               if " " in label and (f'"{label}"' in script or f"'{label}'" in script)]
     assert not copied, f"app.js restates labels of reasoner/law/labels.py: {copied}"
     assert 'api("GET", "/labels")' in script

@@ -254,3 +254,25 @@ def test_the_page_gets_the_labels_from_the_one_table(server):
     status, body = call(server, "GET", "/labels")
     assert status == 200
     assert json.loads(body) == as_json()
+
+
+@pytest.mark.parametrize("fmt, suffix", [("html", "html"), ("markdown", "md")])
+def test_the_report_is_a_download_of_the_page_the_cli_writes(server, tmp_path, fmt, suffix):
+    example = ROOT / "facts" / "events" / "harvest-music-festival.yaml"
+    written = tmp_path / f"report.{suffix}"
+    code, output = cli("report", str(example), "-o", "trempealeau", "-o", "gem", "--out", str(written))
+    assert code == 0, output
+    request = urllib.request.Request(server + "/report", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({**source(example), "ordinances": ["trempealeau", "gem"],
+                                                      "format": fmt}).encode())
+    with urllib.request.urlopen(request, timeout=120) as response:
+        assert response.status == 200
+        assert response.headers["content-type"].startswith("text/html" if fmt == "html" else "text/markdown")
+        assert response.headers["content-disposition"] == \
+            f'attachment; filename="harvest-music-festival-2027-report.{suffix}"'
+        assert response.read() == written.read_bytes()
+
+
+def test_a_report_of_a_bad_event_is_the_cli_s_422(server):
+    status, answer = call(server, "POST", "/report", {"source": "id: broken\nattendance: [\n", "filename": "x.yaml"})
+    assert status == 422 and "malformed YAML" in json.loads(answer)["message"]

@@ -358,3 +358,199 @@ def test_a_refused_event_leaves_nothing_of_the_previous_answer(server, tmp_path,
             assert error.text.count(item) == 1, error.text
     finally:
         browser.quit()
+
+
+def in_view(browser, element) -> bool:
+    top, bottom = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];",
+                                         element)
+    return 0 <= top and bottom <= browser.execute_script("return window.innerHeight")
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_a_clause_read_in_the_ordinance_leads_back_to_where_it_was_asked_for(server, tmp_path, width):
+    """Narrow, the ordinance's text lies below the whole answer: the cited clause offers a way back to the very
+    clause id that was selected, and takes the reader (and the keyboard's focus) there."""
+    browser = open_browser(tmp_path, width)
+    try:
+        wait = submit(browser, server, HARVEST)
+        panel = browser.find_element(By.ID, "panel-trempealeau")
+        toilets = panel.find_element(By.CSS_SELECTOR, 'button.conclusion[data-name="toilets"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", toilets)
+        toilets.click()
+        explanation = toilets.find_element(By.XPATH, "ancestor::li[1]").find_element(By.CSS_SELECTOR, ".explanation")
+        wait.until(lambda b: explanation.find_elements(By.CSS_SELECTOR, ".tree"))
+        link = explanation.find_element(By.CSS_SELECTOR, '.clause-link[data-clause="6.01(3)3"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        link.click()
+        cited = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "#law-text .clause.cited")))
+        assert cited.get_attribute("data-clause") == "6.01(3)3"
+        back = cited.find_element(By.CSS_SELECTOR, "button.back")
+        wait.until(lambda b: in_view(b, back))
+        assert back.text == "↩ back to the answer"
+        if width < 900:
+            assert not in_view(browser, link), "the clause's text lies beside the answer, not below it"
+        browser.save_screenshot(f"/tmp/page-clause-{width}.png")
+        back.click()
+        wait.until(lambda b: in_view(b, link))
+        assert browser.switch_to.active_element == link
+        browser.save_screenshot(f"/tmp/page-back-{width}.png")
+        # a second clause leaves one way back only, to the second place
+        other = panel.find_element(By.CSS_SELECTOR, "li.kind-obligation .clauses .clause-link")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", other)
+        other.click()
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#law-text .clause.cited").get_attribute("data-clause")
+                   == other.get_attribute("data-clause"))
+        backs = browser.find_elements(By.CSS_SELECTOR, "#law-text button.back")
+        assert len(backs) == 1
+        wait.until(lambda b: in_view(b, backs[0]))
+        backs[0].click()
+        wait.until(lambda b: in_view(b, other))
+        assert browser.switch_to.active_element == other
+    finally:
+        browser.quit()
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_the_comparison_keeps_its_caption_head_row_and_conclusions_in_sight_however_far_it_scrolls(server, tmp_path,
+                                                                                                    width):
+    """Eleven ordinances do not fit across: scrolled to the last of them and down its rows, the caption still reads
+    whole, the row of ordinance names stays on top and each row still says which conclusion it is."""
+    browser = open_browser(tmp_path, width)
+    try:
+        wait = submit(browser, server, HARVEST)
+        browser.find_element(By.ID, "tab-compare").click()
+        wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "table.comparison")))
+        region = browser.find_element(By.CSS_SELECTOR, "#comparison [role=region]")
+        caption = browser.find_element(By.XPATH, "//*[contains(text(), 'each ordinance side by side')]")
+        browser.execute_script("window.scrollBy(0, arguments[0].getBoundingClientRect().top - 8)", caption)
+        box = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];"
+        moved = browser.execute_script("""const region = arguments[0];
+            region.scrollLeft = region.scrollWidth; region.scrollTop = 600;
+            return [region.scrollLeft, region.scrollTop];""", region)
+        assert moved[0] > 0, "the comparison fits across: nothing to scroll"
+        browser.save_screenshot(f"/tmp/page-comparison-scrolled-{width}.png")
+        left, right, top, _ = browser.execute_script(box, region)
+        c_left, c_right, c_top, c_bottom = browser.execute_script(box, caption)
+        assert left <= c_left and c_right <= right, "the caption scrolled out of sight"
+        assert 0 <= c_top and c_bottom <= top + 1, "the caption is not above the table"
+        head = browser.find_element(By.CSS_SELECTOR, "table.comparison thead th:last-child")
+        assert abs(browser.execute_script(box, head)[2] - top) <= 2, "the ordinance names scrolled away"
+        rows = browser.find_elements(By.CSS_SELECTOR, "table.comparison tbody th[scope=row]")
+        showing = [r for r in rows if top < browser.execute_script(box, r)[2] < top + 300]
+        assert showing and all(abs(browser.execute_script(box, r)[0] - left) <= 2 for r in showing), \
+            "the conclusions' names scrolled away"
+    finally:
+        browser.quit()
+
+
+def cli_json(*arguments: str):
+    import json
+
+    from click.testing import CliRunner
+
+    from reasoner.cli import main
+
+    result = CliRunner().invoke(main, [*arguments, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_what_if_on_the_page_ranks_the_smallest_changes_as_the_cli_does(server, tmp_path):
+    """Under a panel, "What would change it?" asks POST /whatif about that ordinance: the proposals the page lists,
+    the smallest first, are `reasoner whatif`'s, each with the clauses it rests on and whether it was checked."""
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, HARVEST)
+        part = browser.find_element(By.ID, "whatif-trempealeau")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", part)
+        part.find_element(By.TAG_NAME, "summary").click()
+        choice = browser.find_element(By.ID, "whatif-trempealeau-flip")
+        assert choice.get_attribute("value") == "permit_required"
+        browser.find_element(By.ID, "whatif-trempealeau-ask").click()
+        answer = browser.find_element(By.ID, "whatif-trempealeau-answer")
+        wait.until(lambda b: answer.find_elements(By.CSS_SELECTOR, "ol.proposals > li"))
+        report = cli_json("whatif", str(HARVEST), "-o", "trempealeau", "--flip", "permit_required")
+        expected = [report, *report["alternatives"]]
+        shown = answer.find_elements(By.CSS_SELECTOR, "ol.proposals > li")
+        assert "The smallest changes to make permit required stop holding:" in answer.text
+        assert len(shown) == len(expected) > 1
+        for item, proposal in zip(shown, expected):
+            changes = [li.text for li in item.find_elements(By.CSS_SELECTOR, "ul.changes > li")]
+            assert [c.split(":")[0] for c in changes] == [c["fact"] for c in proposal["changes"]]
+            assert [link.text for link in item.find_elements(By.CSS_SELECTOR, ".clause-link")] == proposal["clauses"]
+            assert "checked: the changed event no longer has it" in item.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", part)
+        browser.save_screenshot("/tmp/page-whatif.png")
+    finally:
+        browser.quit()
+
+
+def test_what_if_over_unknown_facts_says_what_decides_it_and_searches_each_way(server, tmp_path):
+    """With the crowd unknown, the permit duty holds in some completions only: the page says which answers decide
+    it and, as `reasoner whatif`, what would make it hold in every completion and what in none."""
+    browser = open_browser(tmp_path, 1280)
+    try:
+        wait = submit(browser, server, UNKNOWN)
+        part = browser.find_element(By.ID, "whatif-trempealeau")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", part)
+        part.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, "whatif-trempealeau-ask").click()
+        answer = browser.find_element(By.ID, "whatif-trempealeau-answer")
+        wait.until(lambda b: "To make" in answer.text)
+        report = cli_json("whatif", str(UNKNOWN), "-o", "trempealeau", "--flip", "permit_required")
+        assert report["certainty_now"] == "possible"
+        assert "permit required: Holds in some completions of the unknown facts only." in answer.text
+        for entry in report["decided_by"]:
+            assert f"decided by {entry['fact']}: " in answer.text
+        searches = [s for s in (report, report.get("otherwise")) if s]
+        for search in searches:
+            assert f"To make permit required {labels()['whatif'][search['wanted']]}:" in answer.text
+        lists = answer.find_elements(By.CSS_SELECTOR, "ol.proposals")
+        assert len(lists) == sum(1 for s in searches if s["found"]) > 0
+        found = [s for s in searches if s["found"]]
+        for shown, search in zip(lists, found):
+            facts = [li.text.split(":")[0] for li in shown.find_elements(By.CSS_SELECTOR, "ul.changes > li")]
+            assert facts == [c["fact"] for p in (search, *search["alternatives"]) for c in p["changes"]]
+            assert labels()["whatif"]["checked_every_completion"] in shown.text
+        for search in (s for s in searches if not s["found"]):
+            said = f" (the {search['tried']} cheapest tried)." if search.get("gave_up") else "."
+            assert "No change of the facts allowed to change does it" + said in answer.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", part)
+        browser.save_screenshot("/tmp/page-whatif-unknown.png")
+    finally:
+        browser.quit()
+
+
+def labels() -> dict:
+    from reasoner.law.labels import as_json
+
+    return as_json()
+
+
+@pytest.mark.parametrize("fmt, suffix", [("html", "html"), ("markdown", "md")])
+def test_the_report_downloads_from_the_page_as_the_cli_writes_it(server, tmp_path, fmt, suffix):
+    browser = open_browser(tmp_path, 1280)
+    saved = tmp_path / "downloads"
+    saved.mkdir()
+    try:
+        browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(saved)})
+        wait = submit(browser, server, HARVEST)
+        for name in encoded_ordinances():
+            if name not in ("trempealeau", "gem"):
+                browser.find_element(By.ID, f"o-{name}").click()
+        browser.find_element(By.ID, "submit").click()
+        wait.until(lambda b: b.find_elements(By.ID, "panel-gem") and not b.find_elements(By.ID, "panel-village"))
+        browser.find_element(By.ID, f"report-{fmt}").click()
+        name = f"harvest-music-festival-2027-report.{suffix}"
+        wait.until(lambda b: (saved / name).exists() and b.find_element(By.ID, "report-status").text == f"Saved {name}.")
+        written = tmp_path / f"cli.{suffix}"
+        from click.testing import CliRunner
+
+        from reasoner.cli import main
+
+        result = CliRunner().invoke(main, ["report", str(HARVEST), "-o", "trempealeau", "-o", "gem", "--out", str(written)])
+        assert result.exit_code == 0, result.output
+        wait.until(lambda b: (saved / name).read_bytes() == written.read_bytes())
+        browser.save_screenshot(f"/tmp/page-report-{fmt}.png")
+    finally:
+        browser.quit()

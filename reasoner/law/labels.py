@@ -46,6 +46,17 @@ KIND_LABELS: dict[str, str] = {
 assert set(KIND_LABELS) == set(KIND_ORDER), "every kind of conclusion has one label"
 
 
+# What a what-if search aimed at, and what evaluating the changed event found, in words.
+WHATIF_LABELS: dict[str, str] = {
+    "certainly_holds": "hold in every completion of the unknown facts",
+    "certainly_absent": "hold in no completion of the unknown facts",
+    "checked_lost": "checked: the changed event no longer has it",
+    "checked_gained": "checked: the changed event has it",
+    "checked_every_completion": "checked over every completion of the changed event",
+    "unconfirmed": "NOT confirmed by evaluating the changed event",
+}
+
+
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.replace("_", " "))
 
@@ -57,7 +68,7 @@ def heading(text: str) -> str:
 
 def as_json() -> dict[str, Any]:
     """The table as the web page receives it (GET /labels)."""
-    return {"status": STATUS_LABELS, "kinds": KIND_LABELS}
+    return {"status": STATUS_LABELS, "kinds": KIND_LABELS, "whatif": WHATIF_LABELS}
 
 
 def _money(value: int) -> str:

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from reasoner.law.labels import KIND_LABELS, phrase
+from reasoner.law.labels import KIND_LABELS, WHATIF_LABELS, phrase
 from reasoner.law.registry import metadata_line, registry
 from reasoner.law.vocabulary import vocabulary
 
@@ -524,15 +524,13 @@ def print_readings(results: list[dict[str, Any]]) -> None:
         console.print(root)
 
 
-WANTED_WORDS = {"certainly_holds": "hold in every completion of the unknown facts",
-                "certainly_absent": "hold in no completion of the unknown facts"}
 NOW_WORDS = {"certain": "holds in every completion", "possible": "holds in some completions only",
              "impossible": "holds in none"}
 
 
 def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
     """One search over unknown facts: the changes found and checked, or that none of the cheapest did it."""
-    branch = tree.add(Text(f"to make {conclusion} {WANTED_WORDS[search['wanted']]}:", style="bold"))
+    branch = tree.add(Text(f"to make {conclusion} {WHATIF_LABELS[search['wanted']]}:", style="bold"))
     if not search["found"]:
         branch.add(Text(f"no change of the known facts allowed to change does it (the {search['tried']} cheapest "
                         "tried)" if search.get("gave_up") else "no change of the known facts allowed to change does it",
@@ -542,8 +540,8 @@ def _whatif_search(tree: Tree, search: dict[str, Any], conclusion: str) -> None:
         branch.add(f"{change['fact']}: {change['from']} → {change['to']}")
     if search.get("clauses"):
         branch.add(Text(f"because of {', '.join(search['clauses'])}", style="cyan"))
-    branch.add(Text("checked over every completion of the changed event", style="green"))
-    _next_smallest(branch, search.get("alternatives"), "checked over every completion of the changed event")
+    branch.add(Text(WHATIF_LABELS["checked_every_completion"], style="green"))
+    _next_smallest(branch, search.get("alternatives"), WHATIF_LABELS["checked_every_completion"])
 
 
 def _next_smallest(tree: Tree, alternatives: list[dict[str, Any]] | None, checked: str | None) -> None:
@@ -588,8 +586,8 @@ def print_whatif(report: dict[str, Any]) -> None:
 def _checked(proposal: dict[str, Any], held: bool) -> Text:
     """Whether evaluating the changed event confirmed the proposal."""
     if proposal.get("verified"):
-        return Text("checked: the changed event " + ("no longer has" if held else "has") + " it", style="green")
-    return Text("NOT confirmed by evaluating the changed event", style="red")
+        return Text(WHATIF_LABELS["checked_lost" if held else "checked_gained"], style="green")
+    return Text(WHATIF_LABELS["unconfirmed"], style="red")
 
 
 # ---------------------------------------------------------------- comparisons, sweeps, thresholds

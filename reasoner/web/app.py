@@ -10,11 +10,13 @@ HEADER_SECONDS is closed. Every answer says nosniff, may not be framed, and load
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reasoner import service as library
 from reasoner.law.labels import as_json as labels_table
+from reasoner.views import report as reporting  # its to_html and to_markdown
 from reasoner.web.workers import Busy, Pool, TimeLimit
 
 STATIC = Path(__file__).parent / "static"
@@ -90,6 +93,11 @@ class WhatifRequest(EventInput):
     event_id: str | None = None
 
 
+class ReportRequest(EventInput):
+    ordinances: list[str] = Field([], description="Ordinance names (default: every encoded one).")
+    format: Literal["html", "markdown"] = Field("html", description="The page as HTML or as Markdown.")
+
+
 class CompareRequest(EventInput):
     ordinances: list[str] = []
     event_id: str | None = None
@@ -121,6 +129,21 @@ def _sent(text: bytes | Path) -> Response:
         return FileResponse(text, media_type="application/json",
                             background=BackgroundTask(text.unlink, missing_ok=True))
     return Response(text, media_type="application/json")
+
+
+def _whole(text: bytes | Path) -> bytes:
+    """A worker's answer read whole, its file (if it wrote one) removed."""
+    if isinstance(text, Path):
+        try:
+            return text.read_bytes()
+        finally:
+            text.unlink(missing_ok=True)
+    return text
+
+
+def _download_name(name: str) -> str:
+    """A file name safe inside a content-disposition header: an event id keeps its letters, digits, - _ and ."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
 def _refusal(status: int, message: str, problems: list[tuple[str, str]] | None = None) -> JSONResponse:
@@ -269,16 +292,20 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
             problems.append((where, item["msg"]))
         return _refusal(422, "; ".join(f"{f}: {m}" if f else m for f, m in problems), problems)
 
-    async def solve(command: str, body: BaseModel) -> Response:
+    async def solved(command: str, request: dict[str, Any]) -> bytes | Path | Response:
+        """A worker's answer to `request`, or the refusal to send instead."""
         try:
-            data = await run_in_threadpool(state["pool"].call, command, body.model_dump())
+            return await run_in_threadpool(state["pool"].call, command, request)
         except library.InputProblem as problem:
             return _refusal(422, problem.message, problem.problems)
         except TimeLimit:
             return _refusal(503, library.timeout_message(time_limit, command))
         except Busy:
             return _refusal(503, f"every worker stayed busy for {time_limit:g} s; try again shortly")
-        return _sent(data)
+
+    async def solve(command: str, body: BaseModel) -> Response:
+        data = await solved(command, body.model_dump())
+        return data if isinstance(data, Response) else _sent(data)
 
     @app.post("/evaluate", responses=ANSWERS, tags=["reasoning"])
     async def evaluate(body: EvaluateRequest) -> Response:
@@ -299,6 +326,23 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
     async def whatif(body: WhatifRequest) -> Response:
         """The smallest change that flips a conclusion (`reasoner whatif`)."""
         return await solve("whatif", body)
+
+    @app.post("/report", tags=["reasoning"], responses={
+        200: {"description": "The page `reasoner report --out FILE` writes for the same input, as a download.",
+              "content": {"text/html": {}, "text/markdown": {}}}, **{k: v for k, v in ANSWERS.items() if k != 200}})
+    async def report(body: ReportRequest) -> Response:
+        """One page to hand on, per event and ordinance (`reasoner report`): HTML, or Markdown."""
+        request = body.model_dump()
+        fmt = request.pop("format")
+        data = await solved("report", request)
+        if isinstance(data, Response):
+            return data
+        pages = json.loads(_whole(data))
+        text = reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages)
+        events = {page["event"] for page in pages}
+        name = f"{events.pop() if len(events) == 1 else 'events'}-report.{'html' if fmt == 'html' else 'md'}"
+        return Response(text, media_type="text/html" if fmt == "html" else "text/markdown",
+                        headers={"content-disposition": f'attachment; filename="{_download_name(name)}"'})
 
     @app.post("/compare", responses=ANSWERS, tags=["reasoning"])
     async def compare(body: CompareRequest) -> Response:

@@ -246,7 +246,7 @@ function formEvent() {
 
 // ---------------------------------------------------------------- the law pane
 
-async function showClause(ordinance, clause) {
+async function showClause(ordinance, clause, origin) {
   const pane = document.getElementById("law-text");
   if (!state.clauses[ordinance]) {
     const [registry] = await api("GET", `/ordinances/${encodeURIComponent(ordinance)}/clauses`);
@@ -262,18 +262,35 @@ async function showClause(ordinance, clause) {
         el("p", {}, c.text))));
   }
   document.getElementById("law-hint").hidden = true;
-  for (const old of pane.querySelectorAll(".cited")) old.classList.remove("cited");
+  uncite();
   const target = document.getElementById(`clause-${ordinance}-${clause}`);
   if (target) {
     target.classList.add("cited");
+    // Reading the clause may take the reader far down a long page (the law sits below the answer on a narrow
+    // screen): beside the words, a way back to the very place they asked from.
+    if (origin) target.append(backLink(origin));
+    target.tabIndex = -1;
     target.scrollIntoView({ block: "start", behavior: "smooth" });
+    target.focus({ preventScroll: true });
   }
+}
+
+function backLink(origin) {
+  return el("button", { type: "button", class: "back", onclick: () => {
+    origin.scrollIntoView({ block: "center" });
+    origin.focus({ preventScroll: true });
+  } }, "↩ back to the answer");
+}
+
+function uncite() {
+  for (const old of document.querySelectorAll("#law-text .cited")) old.classList.remove("cited");
+  for (const old of document.querySelectorAll("#law-text .back")) old.remove();
 }
 
 function clauseLink(ordinance, clause) {
   return el("button", { type: "button", class: "clause-link", "data-ordinance": ordinance, "data-clause": clause,
     "aria-label": `show clause ${clause} of ${ordinance}`,
-    onclick: (event) => { event.stopPropagation(); showClause(ordinance, clause); } }, clause);
+    onclick: (event) => { event.stopPropagation(); showClause(ordinance, clause, event.currentTarget); } }, clause);
 }
 
 // ---------------------------------------------------------------- results per ordinance
@@ -339,7 +356,73 @@ function renderRecord(record) {
   if (record.unknown && record.unknown.length) {
     section.append(el("p", { class: "hint" }, `Unknown: ${record.unknown.join(", ")}`));
   }
+  section.append(whatifPart(record));
   return section;
+}
+
+// ---------------------------------------------------------------- what if (POST /whatif, as `reasoner whatif`)
+
+function whatifPart(record) {
+  // What may be flipped: the permit duty, each conclusion by name, and lateness (a kind) where a deadline applies.
+  const names = ["permit_required", ...new Set(record.conclusions.filter((c) => c.kind !== "reason" && c.name !== "permit_required")
+    .map((c) => c.name))];
+  if (record.conclusions.some((c) => c.kind === "deadline" || c.kind === "late" || c.kind === "on_time")) names.push("late");
+  const id = `whatif-${record.ordinance}`;
+  const choice = el("select", { id: `${id}-flip` }, names.map((n) => el("option", { value: n }, words(n))));
+  const answer = el("div", { class: "whatif-answer", id: `${id}-answer`, "aria-live": "polite" });
+  const ask = el("button", { type: "button", class: "add", id: `${id}-ask` }, "Find the smallest changes");
+  ask.addEventListener("click", async () => {
+    const asked = state.asked;
+    answer.replaceChildren(el("p", { class: "hint" }, "Searching…"));
+    const { ordinances, ...request } = state.request;
+    try {
+      const report = await api("POST", "/whatif", { ...request, ordinance: record.ordinance, flip: choice.value,
+        event_id: record.event });
+      if (asked === state.asked) answer.replaceChildren(...renderWhatif(report, record.ordinance));
+    } catch (error) {
+      if (asked === state.asked) answer.replaceChildren(el("p", { class: "error" }, error.message));
+    }
+  });
+  return el("details", { class: "whatif", id },
+    el("summary", {}, "What would change it?"),
+    el("div", { class: "row" }, el("label", { for: choice.id }, "The conclusion to change"), choice), ask, answer);
+}
+
+function renderWhatif(report, ordinance) {
+  const name = words(report.conclusion);
+  if ("certainty_now" in report) {  // over unknown facts: which answers decide it, then a search each way
+    const parts = [el("p", { class: "certainty-line possible" }, `${name}: ${CERTAINTY_WORDS[report.certainty_now]}`),
+      ...report.decided_by.map((entry) => el("p", { class: "decided-by" }, `decided by ${entry.fact}: `,
+        entry.answers.map((a) => `${"from" in a ? piece(a.from, a.to) : answerWords(a.value)}: ${OUTCOME_WORDS[a.outcome]}`)
+          .join("; ")))];
+    for (const search of [report, report.otherwise].filter(Boolean)) {
+      parts.push(el("p", { class: "because" }, `To make ${name} ${state.labels.whatif[search.wanted]}:`),
+        proposals(search, ordinance, true));
+    }
+    return parts;
+  }
+  const goal = report.holds_now ? "stop holding" : "hold";
+  return [el("p", { class: "because" }, `The smallest changes to make ${name} ${goal}:`),
+    proposals(report, ordinance, false, report.holds_now)];
+}
+
+function proposals(search, ordinance, overCompletions, held) {
+  // The smallest first, then the next smallest, ranked; each change of a fact, the clauses and whether it was checked.
+  if (!search.found) {
+    return el("p", { class: "hint" }, "No change of the facts allowed to change does it",
+      search.gave_up ? ` (the ${search.tried} cheapest tried).` : ".");
+  }
+  const list = el("ol", { class: "proposals" });
+  for (const proposal of [search, ...(search.alternatives || [])]) {
+    list.append(el("li", {},
+      el("ul", { class: "changes" }, proposal.changes.map((c) => el("li", {},
+        el("span", { class: "atom" }, c.fact), `: ${answerWords(c.from)} → ${answerWords(c.to)}`))),
+      proposal.clauses && proposal.clauses.length
+        ? el("p", { class: "hint" }, "because of ", proposal.clauses.map((id) => clauseLink(ordinance, id))) : null,
+      el("p", { class: proposal.verified ? "checked" : "error" }, state.labels.whatif[!proposal.verified ? "unconfirmed"
+        : overCompletions ? "checked_every_completion" : held ? "checked_lost" : "checked_gained"])));
+  }
+  return list;
 }
 
 async function unfold(toggle, holder, record, c) {
@@ -467,11 +550,14 @@ function renderQuestions(report) {
 function renderComparison(tables) {
   const root = document.getElementById("comparison");
   root.replaceChildren();
-  for (const table of tables) {
+  for (const [n, table] of tables.entries()) {
     const names = table.ordinances.map((o) => o.ordinance);
-    root.append(el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `comparison for ${table.event}` },
-      el("table", { class: "comparison" },
-        el("caption", {}, `${table.event}: each ordinance side by side; ★ marks the strictest where they differ`),
+    // The caption stands outside the table's scroll, so that scrolling to the far ordinances never cuts it off.
+    const caption = `comparison-caption-${n}`;
+    root.append(el("p", { class: "comparison-caption", id: caption },
+      `${table.event}: each ordinance side by side; ★ marks the strictest where they differ`),
+    el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": caption },
+      el("table", { class: "comparison", "aria-labelledby": caption },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "conclusion"),
           table.ordinances.map((o) => el("th", { scope: "col" }, o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
         el("tbody", {}, table.rows.map((row) => el("tr", {},
@@ -504,7 +590,8 @@ function clearAnswer() {
   document.getElementById("comparison").replaceChildren();
   document.getElementById("question-list").replaceChildren();
   document.getElementById("questions").hidden = true;
-  for (const old of document.querySelectorAll("#law-text .cited")) old.classList.remove("cited");
+  document.getElementById("report-status").textContent = "";
+  uncite();
 }
 
 function refusal(failure) {
@@ -558,10 +645,37 @@ async function submit(event) {
   }
 }
 
+async function downloadReport(event) {
+  // POST /report: `reasoner report`'s page for the event just evaluated, saved under the name the server gives it.
+  const said = document.getElementById("report-status");
+  const asked = state.asked;
+  said.textContent = "Writing the report…";
+  try {
+    const response = await fetch("/report", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...state.request, format: event.currentTarget.dataset.format }) });
+    if (!response.ok) {
+      const refusal = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
+      throw new Error(refusal.message);
+    }
+    const name = (response.headers.get("content-disposition") || "").match(/filename="([^"]+)"/);
+    const url = URL.createObjectURL(await response.blob());
+    if (asked !== state.asked) return;
+    const link = el("a", { href: url, download: name ? name[1] : "report" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    said.textContent = `Saved ${name ? name[1] : "the report"}.`;
+  } catch (error) {
+    if (asked === state.asked) said.textContent = error.message;
+  }
+}
+
 async function start() {
   tabs(document.querySelector("#input .tabs"));
   tabs(document.querySelector("#results .tabs"));
   document.getElementById("input").addEventListener("submit", submit);
+  for (const id of ["report-html", "report-markdown"]) document.getElementById(id).addEventListener("click", downloadReport);
   document.getElementById("upload").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
