@@ -178,11 +178,6 @@ def law_date(found: list[Event], as_of: date | None, spelling: Spelling = Spelli
         raise InputProblem(f"{spelling.as_of}: {error}") from None
 
 
-def opening_days(events: Events) -> dict[str, date]:
-    """{event id: the day it opens}: what the authority's deadlines are flagged against in words."""
-    return {event.id: event.schedule.opening.date() for event in load(events, light=True)}
-
-
 def one(events: Events) -> Event:
     """The event `events.event_id` names, or the input's only one: a file holding several needs an id."""
     from reasoner.events.rules import one_event
