@@ -202,15 +202,27 @@ class _Commands(click.Group):
             raise InputError(problem.message) from None
         except service.TimedOut as late:
             raise TimeLimitExpired(late.message) from None
+        except MemoryError:  # past --memory-limit (main): clingo's or Python's allocation failed
+            raise EnvironmentFault(service.out_of_memory(ctx.meta.get(MEMORY_LIMIT, 0)).message) from None
+
+
+MEMORY_LIMIT = "reasoner.memory_limit"
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="reasoner")
-def main() -> None:
+@click.option("--memory-limit", type=click.IntRange(min=256), default=None, metavar="MB",
+              help="Give up past this much memory (megabytes of address space, every command; a batch's and a "
+                   "server's workers each): no answer is printed and the exit code is 4. Default: half the "
+                   "machine's memory.")
+@click.pass_context
+def main(ctx: click.Context, memory_limit: int | None) -> None:
     """Reason about local large-gathering ordinances: who needs a permit, what is owed, and why, clause by clause.
 
     Example: reasoner evaluate facts/events/harvest-music-festival.yaml --ordinance trempealeau
     """
+    ctx.meta[MEMORY_LIMIT] = memory_limit = memory_limit or service.default_memory_limit()
+    ctx.with_resource(service.memory_limit(memory_limit))
     # A process ends with garbage collections that walk every object its imports made (pydantic's, clingo's):
     # some 25 ms of a cold `evaluate`, for memory the process is giving back anyway. Frozen objects are left
     # out; refcounting still frees what it frees, and every file the commands write is closed by its `with`.
@@ -743,7 +755,7 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
         from reasoner.web import app
     except ImportError as error:
         raise click.ClickException(f"{error}: reasoner serve needs pip install 'reasoner[web]'") from None
-    app.serve(host, port, time_limit, workers)
+    app.serve(host, port, time_limit, workers, click.get_current_context().meta[MEMORY_LIMIT])
 
 
 @main.command()

@@ -13,6 +13,7 @@ The modes are imported on first use: importing this module loads neither clingo 
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -54,6 +55,10 @@ class TimedOut(ServiceError):
 
 class Fault(ServiceError):
     """The environment failed a batch (a worker died, the disk is full); `message` says how."""
+
+
+class OutOfMemory(Fault):
+    """The answer needed more memory than the limit (`bounded`); `message` says which limit and what to try."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +231,54 @@ def within(seconds: float | None, work: Any) -> Any:
             return work()
     except SolveTimeout as error:
         raise TimedOut(f"{error}; no conclusion is given") from None
+
+
+def default_memory_limit() -> int:
+    """Megabytes a command may take by default: half of the machine's memory, so that one answer too large to
+    find (a what-if over hundreds of sessions) ends with a message rather than taking the machine down."""
+    import os
+
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 // (1 << 20)
+
+
+def limit_memory(megabytes: int) -> tuple[int, int]:
+    """At most `megabytes` of address space from now on (RLIMIT_AS, never above a limit already set): past it
+    clingo's and Python's allocations fail with MemoryError. Returns the limits before, to put back."""
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    limit = min([megabytes << 20, *(v for v in before if v != resource.RLIM_INFINITY)])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, before[1]))
+    return before
+
+
+@contextmanager
+def memory_limit(megabytes: int | None) -> Iterator[None]:
+    """`limit_memory` within the block, put back after."""
+    import resource
+
+    if megabytes is None:
+        yield
+        return
+    before = limit_memory(megabytes)
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
+def out_of_memory(megabytes: int) -> OutOfMemory:
+    return OutOfMemory(f"the answer needs more than the memory limit of {megabytes:,} MB; no conclusion is given "
+                       "(a what-if searches less with some facts kept)")
+
+
+def bounded(megabytes: int | None, work: Any) -> Any:
+    """`work` within `megabytes` of memory (`memory_limit`); past it, OutOfMemory."""
+    try:
+        with memory_limit(megabytes):
+            return work()
+    except MemoryError:
+        raise out_of_memory(megabytes or 0) from None
 
 
 def _readings(given: Any) -> list[tuple[tuple[str, str], str]]:

@@ -3,7 +3,7 @@ the analyst's page at `/`. Everything it serves comes from this server: the page
 reasoner/web/static, and the interactive docs' in the fastapi-offline package.
 
 Bad input is a 422 whose `message` is what the CLI prints after "error: " and whose `problems` are its
-(field, message) pairs; a body over MAX_BODY_BYTES is a 413; no answer within the time limit is a 503; a body
+(field, message) pairs; a body over MAX_BODY_BYTES is a 413; no answer within the time limit or the memory limit is a 503; a body
 not received within BODY_SECONDS is a 408, and a connection whose request headers take longer than
 HEADER_SECONDS is closed. Every answer says nosniff, may not be framed, and loads nothing from elsewhere (CSP).
 """
@@ -155,7 +155,8 @@ ANSWERS = {200: {"description": "What `reasoner COMMAND --format json` prints fo
                  "content": {"application/json": {}}},
            422: {"model": Refusal, "description": "Bad input, with the CLI's field-level messages."},
            413: {"model": Refusal, "description": "The request body is too large."},
-           503: {"model": Refusal, "description": "No answer within the time limit, or every worker busy that long."}}
+           503: {"model": Refusal, "description": "No answer within the time limit or the memory limit, or every worker busy "
+                                                  "that long."}}
 
 
 # ---------------------------------------------------------------- limits
@@ -263,15 +264,15 @@ class _UniqueKeys(APIRoute):
 # ---------------------------------------------------------------- the app
 
 def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_body: int = MAX_BODY_BYTES,
-               body_seconds: float = BODY_SECONDS) -> FastAPI:
-    """The app; `workers` solving processes (default: one per CPU) each answer within `time_limit` seconds, and
-    each request's body must arrive within `body_seconds`."""
+               body_seconds: float = BODY_SECONDS, memory_limit: int | None = None) -> FastAPI:
+    """The app; `workers` solving processes (default: one per CPU) each answer within `time_limit` seconds and
+    `memory_limit` megabytes, and each request's body must arrive within `body_seconds`."""
     size = workers or os.cpu_count() or 1
     state: dict[str, Pool] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        state["pool"] = await run_in_threadpool(Pool, size, time_limit)
+        state["pool"] = await run_in_threadpool(Pool, size, time_limit, memory_limit)
         try:
             yield
         finally:
@@ -300,6 +301,8 @@ def create_app(time_limit: float = TIME_LIMIT, workers: int | None = None, max_b
             return _refusal(422, problem.message, problem.problems)
         except TimeLimit:
             return _refusal(503, library.timeout_message(time_limit, command))
+        except library.OutOfMemory as short:
+            return _refusal(503, short.message)
         except Busy:
             return _refusal(503, f"every worker stayed busy for {time_limit:g} s; try again shortly")
 
@@ -452,8 +455,10 @@ def server_config(app: FastAPI, host: str, port: int, header_seconds: float = HE
     return uvicorn.Config(app, host=host, port=port, http=timed_protocol(header_seconds), **options)
 
 
-def serve(host: str, port: int, time_limit: float = TIME_LIMIT, workers: int | None = None) -> None:
+def serve(host: str, port: int, time_limit: float = TIME_LIMIT, workers: int | None = None,
+          memory_limit: int | None = None) -> None:
     """Run the app under uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.Server(server_config(create_app(time_limit, workers), host, port, log_level="info")).run()
+    app = create_app(time_limit, workers, memory_limit=memory_limit)
+    uvicorn.Server(server_config(app, host, port, log_level="info")).run()

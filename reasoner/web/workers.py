@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import resource
 import shutil
 import tempfile
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.batch.processes import start_forkserver
+from reasoner.service import OutOfMemory
 
 
 class TimeLimit(Exception):
@@ -65,10 +67,13 @@ class _Answer:
             os.unlink(self.path)
 
 
-def _serve(connection: Connection) -> None:
-    """A worker's loop: answer each (command, request, path) and send back (True, the answer's JSON text: bytes,
-    or the path of the file holding it) or (False, exception)."""
+def _serve(connection: Connection, memory_limit: int | None = None) -> None:
+    """A worker's loop: answer each (command, request, path) within `memory_limit` megabytes and send back (True,
+    the answer's JSON text: bytes, or the path of the file holding it) or (False, exception)."""
     from reasoner import service as library
+
+    if memory_limit is not None:
+        library.limit_memory(memory_limit)
 
     while True:
         try:
@@ -82,6 +87,9 @@ def _serve(connection: Connection) -> None:
         except library.InputProblem as problem:
             written.discard()
             answer = (False, problem)
+        except MemoryError:  # past the server's --memory-limit, which each worker inherits
+            written.discard()
+            answer = (False, library.out_of_memory(resource.getrlimit(resource.RLIMIT_AS)[0] >> 20))
         except Exception as error:  # noqa: BLE001 - sent to the server, which answers 500
             written.discard()
             answer = (False, RuntimeError(f"{type(error).__name__}: {error}"))
@@ -93,9 +101,10 @@ def _serve(connection: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any):
+    def __init__(self, context: Any, memory_limit: int | None = None):
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), name="reasoner-web-worker", daemon=True)
+        self.process = context.Process(target=_serve, args=(child, memory_limit), name="reasoner-web-worker",
+                                       daemon=True)
         self.process.start()
         child.close()
 
@@ -107,10 +116,12 @@ class _Worker:
 
 
 class Pool:
-    """`size` workers; `call` waits for a free one (at most `time_limit`), then for its answer (at most `time_limit`)."""
+    """`size` workers; `call` waits for a free one (at most `time_limit`), then for its answer (at most `time_limit`,
+    and `memory_limit` megabytes of the worker's)."""
 
-    def __init__(self, size: int, time_limit: float):
+    def __init__(self, size: int, time_limit: float, memory_limit: int | None = None):
         self.time_limit = time_limit
+        self.memory_limit = memory_limit
         self._context = multiprocessing.get_context("forkserver")
         start_forkserver(self._context, ["reasoner.service"])
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
@@ -122,7 +133,7 @@ class Pool:
             self._release(self._start())
 
     def _start(self) -> _Worker:
-        worker = _Worker(self._context)
+        worker = _Worker(self._context, self.memory_limit)
         with self._lock:
             self._all.add(worker)
         return worker
@@ -166,7 +177,10 @@ class Pool:
         except BaseException:
             self._replace(worker, path)
             raise
-        self._release(worker)
+        if not done and isinstance(value, OutOfMemory):
+            self._replace(worker)  # a fresh process, not one whose heap ran out
+        else:
+            self._release(worker)
         if not done:
             raise value
         return value
