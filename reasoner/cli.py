@@ -1,6 +1,7 @@
 """The command line: a thin click layer over the library. Exit codes, for every command: 0 answered, 2 bad input,
 1 a check or coverage found a defect (or a batch had bad records), 3 no answer within --time-limit,
-4 a fault of the environment (a full disk, a closed pipe or standard stream, a batch worker that died) and
+4 a fault of the environment (a full disk, a closed pipe or standard stream, a batch worker that died, an answer
+needing more memory than --memory-limit) and
 130 interrupted (a batch continues either with --resume); each with one line on standard error."""
 from __future__ import annotations
 
