@@ -72,6 +72,7 @@ READING_LABELS: dict[str, str] = {
     "default": "the default reading",
     "chosen": "chosen instead of the default",
     "gives": "gives",
+    "changes": "other answer(s) change",
     "absent": "none",
     "present": "holds",
     "reset": "Back to the default readings",

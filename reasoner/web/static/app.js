@@ -1,7 +1,8 @@
 // The analyst's page: talks only to this server's JSON API; every text from it goes in as text, never as markup.
 "use strict";
 
-const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0, labels: { status: {}, kinds: {} } };
+const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0, labels: { status: {}, kinds: {} },
+  choices: {}, readings: {} };  // GET /readings by "ordinance.interpretation"; the readings chosen instead of the defaults
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -327,14 +328,16 @@ function conclusionLine(record, c) {
   return parts;
 }
 
-function renderRecord(record) {
+function renderRecord(record, index) {
   const status = state.labels.status[record.status] || words(record.status);
+  const turns = turnsOn(record, index);
   const section = el("section", { class: `panel status-${record.status}`, id: `panel-${record.ordinance}`,
     "aria-labelledby": `panel-title-${record.ordinance}` },
     el("h3", { id: `panel-title-${record.ordinance}` }, record.jurisdiction,
       el("span", { class: "ordinance-name" }, ` (${record.ordinance})`)),
     el("p", { class: "title" }, record.title),
-    el("p", { class: "status" }, el("span", { class: "badge" }, status)));
+    el("p", { class: "status" }, el("span", { class: "badge" }, status), turns.mark("status", "status")),
+    turns.section);
   const groups = new Map();
   for (const c of record.conclusions) {
     if (!groups.has(c.kind)) groups.set(c.kind, []);
@@ -347,7 +350,7 @@ function renderRecord(record) {
       const toggle = el("button", { type: "button", class: "conclusion", "aria-expanded": "false",
         "data-kind": c.kind, "data-name": c.name }, conclusionLine(record, c));
       toggle.addEventListener("click", () => unfold(toggle, holder, record, c));
-      list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle,
+      list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle, turns.mark(c.kind, c.name),
         el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
         c.text && c.kind !== "reason" ? el("p", { class: "interpretation" }, c.text) : null, holder));  // a reason's line is its text
     }
@@ -358,6 +361,97 @@ function renderRecord(record) {
   }
   section.append(whatifPart(record));
   return section;
+}
+
+// ---------------------------------------------------------------- readings of the text (issue 29)
+
+function readingValue(kind, value) {
+  // An answer's value on one reading, as `reasoner readings` says it: none, holds, a status, an amount.
+  const said = state.labels.readings;
+  if (Array.isArray(value)) return value.map((v) => `${readingValue(kind, v.value)} (${v.certainty})`).join(", ");
+  if (value === null || value === undefined) return said.absent;
+  if (value === true) return said.present;
+  if (kind === "status") return state.labels.status[value] || words(value);
+  return typeof value === "string" ? words(value) : number(value);
+}
+
+function turnsOn(record, index) {
+  // The answers of a record an alternative reading moves (evaluate's depends_on_readings): a mark beside each, and
+  // per interpretation a choice of reading, which asks again with that reading applied.
+  const said = state.labels.readings;
+  const byInterpretation = new Map();
+  const moved = new Map();
+  for (const item of record.depends_on_readings || []) {
+    for (const under of item.readings) {
+      if (!byInterpretation.has(under.interpretation)) byInterpretation.set(under.interpretation, new Map());
+      const readings = byInterpretation.get(under.interpretation);
+      if (!readings.has(under.reading)) readings.set(under.reading, []);
+      readings.get(under.reading).push({ item, value: under.value });
+      const key = `${item.kind}/${item.name}`;
+      if (!moved.has(key)) moved.set(key, []);
+      if (!moved.get(key).includes(under.interpretation)) moved.get(key).push(under.interpretation);
+    }
+  }
+  const selectId = (interpretation) => `reading-${index}-${record.ordinance}-${interpretation}`;
+  const mark = (kind, name) => (moved.get(`${kind}/${name}`) || []).map((interpretation) => el("button", {
+    type: "button", class: "turns", "data-interpretation": interpretation,
+    "aria-label": `${said.mark}: ${words(interpretation)}; ${said.choose.toLowerCase()} another`,
+    title: words(interpretation),
+    onclick: () => { const choice = document.getElementById(selectId(interpretation)); choice.scrollIntoView({ block: "center" }); choice.focus(); },
+  }, `⚑ ${said.mark}`));
+  if (!byInterpretation.size) return { mark, section: null };
+  const section = el("div", { class: "readings", role: "group", "aria-labelledby": `readings-title-${index}` },
+    el("h4", { id: `readings-title-${index}` }, said.section));
+  for (const [interpretation, readings] of byInterpretation) {
+    const key = `${record.ordinance}.${interpretation}`;
+    const choice = state.choices[key];
+    const id = selectId(interpretation);
+    const applied = state.readings[key] || (choice ? choice.default : null);
+    const all = choice ? [choice.default, ...choice.alternatives.map((a) => a.reading)] : [applied, ...readings.keys()];
+    const select = el("select", { id, class: "reading-choice", "data-ordinance": record.ordinance,
+      "data-interpretation": interpretation, "aria-describedby": `${id}-words` },
+    all.map((reading) => el("option", { value: reading, selected: reading === applied },
+      words(reading), choice && reading === choice.default ? ` (${said.default})` : "")));
+    select.addEventListener("change", () => flipReading(key, select.value, choice ? choice.default : null, id));
+    const textOf = (reading) => (!choice ? "" : reading === choice.default ? choice.text
+      : (choice.alternatives.find((a) => a.reading === reading) || {}).text || "");
+    const changes = el("ul", { class: "reading-changes" });
+    for (const [reading, items] of readings) {
+      const status = items.filter(({ item }) => item.kind === "status");
+      const rest = items.filter(({ item }) => item.kind !== "status");
+      const line = (entries) => entries.map(({ item, value }) =>
+        `${item.kind === "status" ? words(item.kind) : words(item.name)}: ${readingValue(item.kind, item.default)} → ${readingValue(item.kind, value)}`);
+      changes.append(el("li", {}, el("strong", {}, `${words(reading)}`), ` ${said.gives}: `, line(status).join("; "),
+        rest.length ? el("details", {}, el("summary", {}, `${status.length ? "+ " : ""}${rest.length} ${said.changes}`),
+          el("ul", {}, line(rest).map((text) => el("li", {}, text)))) : null));
+    }
+    section.append(el("div", { class: "reading-choice-row" },
+      el("label", { for: id }, `${said.choose} `, el("span", { class: "atom" }, words(interpretation))),
+      el("div", { class: "reading-select" }, select, choice ? clauseLink(record.ordinance, choice.clause) : null,
+        state.readings[key] ? el("span", { class: "chosen" }, said.chosen) : null),
+      el("p", { class: "hint", id: `${id}-words` }, textOf(applied)),
+      changes));
+  }
+  return { mark, section };
+}
+
+function flipReading(key, reading, byDefault, focusId) {
+  // Another reading of one passage: the whole answer asked again with it applied (the default: none chosen).
+  if (reading === byDefault) delete state.readings[key];
+  else state.readings[key] = reading;
+  return ask({ focus: focusId });
+}
+
+function readingsApplied() {
+  // Which readings the answer applies instead of the defaults, and the way back to the defaults.
+  const said = state.labels.readings;
+  const holder = document.getElementById("readings-applied");
+  const chosen = Object.entries(state.readings);
+  holder.hidden = !chosen.length;
+  holder.replaceChildren(...(!chosen.length ? [] : [`${said.applied} `,
+    ...chosen.map(([key, reading]) => el("span", { class: "atom" }, `${key}=${reading}`)).flatMap((n, i) => (i ? ["; ", n] : [n])),
+    " ", el("button", { type: "button", class: "add", id: "readings-reset",
+      onclick: () => { state.readings = {}; ask({ focus: "results-title" }); } }, said.reset)]));
 }
 
 // ---------------------------------------------------------------- what if (POST /whatif, as `reasoner whatif`)
@@ -551,7 +645,7 @@ function renderComparison(tables) {
   const root = document.getElementById("comparison");
   root.replaceChildren();
   for (const [n, table] of tables.entries()) {
-    const names = table.ordinances.map((o) => o.ordinance);
+    const names = table.ordinances.map((o) => o.column || o.ordinance);  // one ordinance: a column per reading
     // The caption stands outside the table's scroll, so that scrolling to the far ordinances never cuts it off.
     const caption = `comparison-caption-${n}`;
     root.append(el("p", { class: "comparison-caption", id: caption },
@@ -559,9 +653,10 @@ function renderComparison(tables) {
     el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": caption },
       el("table", { class: "comparison", "aria-labelledby": caption },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "conclusion"),
-          table.ordinances.map((o) => el("th", { scope: "col" }, o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
+          table.ordinances.map((o) => el("th", { scope: "col" }, o.column || o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
         el("tbody", {}, table.rows.map((row) => el("tr", {},
-          el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null),
+          el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null,
+            row.readings ? el("span", { class: "verdict" }, state.labels.verdicts[row.readings.verdict]) : null),
           names.map((name) => {
             const cell = row.cells[name];
             return el("td", { class: `${cell.state}${cell.strictest ? " strictest" : ""}` },
@@ -575,7 +670,7 @@ function renderComparison(tables) {
 function currentRequest() {
   const filed = document.getElementById("filed").value;
   const ordinances = [...document.querySelectorAll("#ordinance-choices input:checked")].map((i) => i.value);
-  const base = { ordinances, ...(filed ? { filed } : {}) };
+  const base = { ordinances, ...(filed ? { filed } : {}), readings: { ...state.readings } };
   if (document.getElementById("tab-form").getAttribute("aria-selected") === "true") return { ...base, event: formEvent() };
   const source = document.getElementById("source");
   return { ...base, source: source.value, filename: source.dataset.filename || "pasted event" };
@@ -604,8 +699,14 @@ function refusal(failure) {
   return [el("p", {}, failure.message || `the server refused the request (${failure.status || "no answer"})`)];
 }
 
-async function submit(event) {
+function submit(event) {
   event.preventDefault();
+  return ask({ focus: "results-title" });
+}
+
+async function ask({ focus }) {
+  // The answer to the event as the form gives it, on the readings chosen; `focus` (an id) is where the reader
+  // is taken once it is in: the results' heading, or the choice of reading they just changed.
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const asked = ++state.asked;
@@ -618,16 +719,17 @@ async function submit(event) {
   }
   status.textContent = "Evaluating…";
   try {
-    const records = await api("POST", "/evaluate", request);
+    const records = await api("POST", "/evaluate", { ...request, depends_on_readings: true });
     if (!current()) return;
     const { filed, ...rest } = request;  // explain, questions and compare take no filing date, as in the CLI
     state.request = rest;
     document.getElementById("panels").replaceChildren(...records.map(renderRecord));
+    readingsApplied();
     document.getElementById("results").hidden = false;
     status.textContent = `${records.length} result(s).`;
-    const heading = document.getElementById("results-title");
-    heading.scrollIntoView({ block: "start" });
-    heading.focus({ preventScroll: true });
+    const target = document.getElementById(focus) || document.getElementById("results-title");
+    target.scrollIntoView({ block: target.id === "results-title" ? "start" : "center" });
+    target.focus({ preventScroll: true });
     const uncertain = records.some((r) => r.unknown && r.unknown.length);
     const events = new Set(records.map((r) => r.event));
     document.getElementById("questions").hidden = true;
@@ -635,7 +737,7 @@ async function submit(event) {
       api("POST", "/questions", { ...state.request }).then((report) => current() && renderQuestions(report)).catch(() => {});
     }
     document.getElementById("comparison").replaceChildren(el("p", { class: "hint" }, "Comparing…"));
-    api("POST", "/compare", { ...state.request }).then((tables) => current() && renderComparison(tables)).catch((e) =>
+    api("POST", "/compare", { ...state.request, depends_on_readings: true }).then((tables) => current() && renderComparison(tables)).catch((e) =>
       current() && document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
   } catch (failure) {
     if (!current()) return;
@@ -684,10 +786,11 @@ async function start() {
     source.dataset.filename = file.name;
   });
   document.getElementById("source").addEventListener("input", (event) => { delete event.target.dataset.filename; });
-  const [ordinances, schema, labels] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema"),
-    api("GET", "/labels")]);
+  const [ordinances, schema, labels, choices] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema"),
+    api("GET", "/labels"), api("GET", "/readings")]);
   state.schema = schema;
   state.labels = labels;
+  state.choices = Object.fromEntries(choices.map((c) => [`${c.ordinance}.${c.interpretation}`, c]));
   document.getElementById("ordinance-choices").replaceChildren(...ordinances.map((o) => el("div", { class: "choice" },
     el("input", { type: "checkbox", id: `o-${o.name}`, value: o.name, checked: true }),
     el("label", { for: `o-${o.name}` }, el("strong", {}, o.name), ` — ${o.jurisdiction}`))));
