@@ -575,7 +575,8 @@ def test_flipping_a_reading_on_the_page_changes_the_answer_that_turns_on_it(serv
         wait = submit(browser, server, FARM_WEDDING)
         wait.until(lambda b: badge(b) == STATUS_LABELS["exempt"])
         panel = browser.find_element(By.ID, "panel-fulton")
-        assert panel.find_elements(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
+        wedding = panel.find_element(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
+        assert wedding.find_element(By.XPATH, "ancestor::li[1]").find_elements(By.CSS_SELECTOR, "button.turns")
         mark = panel.find_element(By.CSS_SELECTOR, 'p.status button.turns[data-interpretation="weddings_exempt_anywhere"]')
         assert READING_LABELS["mark"] in mark.text
         mark.send_keys(Keys.ENTER)   # the mark leads to the choice of reading, by keyboard
@@ -604,8 +605,13 @@ def test_flipping_a_reading_on_the_page_changes_the_answer_that_turns_on_it(serv
         wait.until(lambda b: not b.find_element(By.ID, "readings-applied").is_displayed())
 
         browser.find_element(By.ID, "tab-compare").click()
-        verdict = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "table.comparison .verdict")))
-        assert verdict.text in VERDICT_LABELS.values()
+        wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "table.comparison .verdict")))
+        row = browser.find_element(By.XPATH, '//table[@class="comparison"]//th[@scope="row"][starts-with(., "wedding")]')
+        verdict = row.find_element(By.CSS_SELECTOR, ".verdict")
+        assert verdict.text.split("\n") == [VERDICT_LABELS["differ_because_of_a_reading"],
+                                             "fulton weddings exempt anywhere = listed venues only "
+                                             f"{READING_LABELS['gives']} {READING_LABELS['absent']}"]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
         browser.save_screenshot(f"/tmp/webr-reading-compare-{width}.png")
         page_width = browser.execute_script("return document.documentElement.scrollWidth")
         assert page_width <= browser.execute_script("return window.innerWidth"), "the page scrolls sideways"

@@ -350,8 +350,8 @@ function renderRecord(record, index) {
       const toggle = el("button", { type: "button", class: "conclusion", "aria-expanded": "false",
         "data-kind": c.kind, "data-name": c.name }, conclusionLine(record, c));
       toggle.addEventListener("click", () => unfold(toggle, holder, record, c));
-      list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle, turns.mark(c.kind, c.name),
-        el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
+      list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle,
+        el("span", { class: "clauses" }, turns.mark(c.kind, c.name), c.clauses.map((id) => clauseLink(record.ordinance, id)))),
         c.text && c.kind !== "reason" ? el("p", { class: "interpretation" }, c.text) : null, holder));  // a reason's line is its text
     }
     section.append(el("h4", {}, state.labels.kinds[kind] || words(kind)), list);
@@ -641,6 +641,17 @@ function renderQuestions(report) {
   document.getElementById("questions").hidden = report.questions.length === 0;
 }
 
+function verdict(row) {
+  // As `compare --readings` says under its table: whether the ordinances differ because of a reading, and which
+  // readings move the row, what each gives; a row that differs whatever the reading, no reading moving it, says nothing.
+  const found = row.readings;
+  if (!found || (found.verdict === "differ_whatever_the_reading" && !found.moved_by.length)) return null;
+  const said = state.labels.readings;
+  return el("span", { class: "verdict" }, state.labels.verdicts[found.verdict],
+    found.moved_by.map((m) => el("span", { class: "moved" },
+      `${m.ordinance} ${words(m.interpretation)} = ${words(m.reading)} ${said.gives} ${readingValue(row.kind, m.value)}`)));
+}
+
 function renderComparison(tables) {
   const root = document.getElementById("comparison");
   root.replaceChildren();
@@ -656,7 +667,7 @@ function renderComparison(tables) {
           table.ordinances.map((o) => el("th", { scope: "col" }, o.column || o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
         el("tbody", {}, table.rows.map((row) => el("tr", {},
           el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null,
-            row.readings ? el("span", { class: "verdict" }, state.labels.verdicts[row.readings.verdict]) : null),
+            verdict(row)),
           names.map((name) => {
             const cell = row.cells[name];
             return el("td", { class: `${cell.state}${cell.strictest ? " strictest" : ""}` },
