@@ -574,6 +574,8 @@ def test_flipping_a_reading_on_the_page_changes_the_answer_that_turns_on_it(serv
     try:
         wait = submit(browser, server, FARM_WEDDING)
         wait.until(lambda b: badge(b) == STATUS_LABELS["exempt"])
+        # what turns on a reading comes in a second answer, drawn into the panels once it is in
+        wait.until(seen.presence_of_element_located(choice))
         panel = browser.find_element(By.ID, "panel-fulton")
         wedding = panel.find_element(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
         assert wedding.find_element(By.XPATH, "ancestor::li[1]").find_elements(By.CSS_SELECTOR, "button.turns")
@@ -589,6 +591,7 @@ def test_flipping_a_reading_on_the_page_changes_the_answer_that_turns_on_it(serv
 
         Select(browser.find_element(*choice)).select_by_value("listed_venues_only")
         wait.until(lambda b: b.find_elements(By.ID, "panel-fulton") and badge(b) == STATUS_LABELS["permit_required"])
+        wait.until(seen.presence_of_element_located(choice))
         panel = browser.find_element(By.ID, "panel-fulton")
         assert not panel.find_elements(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
         # the reader stays at the choice they changed, which now offers the default as the other side

@@ -328,16 +328,14 @@ function conclusionLine(record, c) {
   return parts;
 }
 
-function renderRecord(record, index) {
+function renderRecord(record) {
   const status = state.labels.status[record.status] || words(record.status);
-  const turns = turnsOn(record, index);
   const section = el("section", { class: `panel status-${record.status}`, id: `panel-${record.ordinance}`,
     "aria-labelledby": `panel-title-${record.ordinance}` },
     el("h3", { id: `panel-title-${record.ordinance}` }, record.jurisdiction,
       el("span", { class: "ordinance-name" }, ` (${record.ordinance})`)),
     el("p", { class: "title" }, record.title),
-    el("p", { class: "status" }, el("span", { class: "badge" }, status), turns.mark("status", "status")),
-    turns.section);
+    el("p", { class: "status" }, el("span", { class: "badge" }, status)));
   const groups = new Map();
   for (const c of record.conclusions) {
     if (!groups.has(c.kind)) groups.set(c.kind, []);
@@ -351,7 +349,7 @@ function renderRecord(record, index) {
         "data-kind": c.kind, "data-name": c.name }, conclusionLine(record, c));
       toggle.addEventListener("click", () => unfold(toggle, holder, record, c));
       list.append(el("li", { class: `kind-${c.kind}` }, el("div", { class: "line" }, toggle,
-        el("span", { class: "clauses" }, turns.mark(c.kind, c.name), c.clauses.map((id) => clauseLink(record.ordinance, id)))),
+        el("span", { class: "clauses" }, c.clauses.map((id) => clauseLink(record.ordinance, id)))),
         c.text && c.kind !== "reason" ? el("p", { class: "interpretation" }, c.text) : null, holder));  // a reason's line is its text
     }
     section.append(el("h4", {}, state.labels.kinds[kind] || words(kind)), list);
@@ -435,11 +433,28 @@ function turnsOn(record, index) {
   return { mark, section };
 }
 
+function markReadings(records) {
+  // Into the panels drawn from the same answer: the mark beside each answer a reading moves, and the choices.
+  const panels = document.querySelectorAll("#panels > .panel");
+  records.forEach((record, index) => {
+    const panel = panels[index];
+    const turns = turnsOn(record, index);
+    if (!panel || !turns.section) return;
+    const status = panel.querySelector("p.status");
+    status.append(...turns.mark("status", "status"));
+    status.after(turns.section);
+    for (const toggle of panel.querySelectorAll("button.conclusion")) {
+      const marks = turns.mark(toggle.dataset.kind, toggle.dataset.name);
+      if (marks.length) toggle.closest(".line").querySelector(".clauses").prepend(...marks);
+    }
+  });
+}
+
 function flipReading(key, reading, byDefault, focusId) {
   // Another reading of one passage: the whole answer asked again with it applied (the default: none chosen).
   if (reading === byDefault) delete state.readings[key];
   else state.readings[key] = reading;
-  return ask({ focus: focusId });
+  return ask({ focus: focusId, near: `panel-${key.split(".")[0]}` });
 }
 
 function readingsApplied() {
@@ -715,9 +730,10 @@ function submit(event) {
   return ask({ focus: "results-title" });
 }
 
-async function ask({ focus }) {
+async function ask({ focus, near }) {
   // The answer to the event as the form gives it, on the readings chosen; `focus` (an id) is where the reader
-  // is taken once it is in: the results' heading, or the choice of reading they just changed.
+  // is taken once it is in: the results' heading, or the choice of reading they just changed (drawn once the
+  // answer says what turns on a reading; until then the reader waits at its panel, `near`).
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const asked = ++state.asked;
@@ -730,7 +746,7 @@ async function ask({ focus }) {
   }
   status.textContent = "Evaluating…";
   try {
-    const records = await api("POST", "/evaluate", { ...request, depends_on_readings: true });
+    const records = await api("POST", "/evaluate", request);
     if (!current()) return;
     const { filed, ...rest } = request;  // explain, questions and compare take no filing date, as in the CLI
     state.request = rest;
@@ -738,17 +754,33 @@ async function ask({ focus }) {
     readingsApplied();
     document.getElementById("results").hidden = false;
     status.textContent = `${records.length} result(s).`;
-    const target = document.getElementById(focus) || document.getElementById("results-title");
-    target.scrollIntoView({ block: target.id === "results-title" ? "start" : "center" });
-    target.focus({ preventScroll: true });
-    const uncertain = records.some((r) => r.unknown && r.unknown.length);
     const events = new Set(records.map((r) => r.event));
+    const waiting = (near && document.getElementById(near)) || document.getElementById("results-title");
+    waiting.scrollIntoView({ block: "start" });
+    if (waiting.id === "results-title") waiting.focus({ preventScroll: true });
+    // Which answers turn on a reading of the text: an evaluation per alternative reading, so for one event only
+    // (a file of many is for `reasoner batch --readings`).
+    const single = events.size === 1;
+    if (single) {
+      api("POST", "/evaluate", { ...request, depends_on_readings: true }).then((marked) => {
+        if (!current()) return;
+        markReadings(marked);
+        // a choice no answer turns on any more is gone: the way back to the default readings stands in for it
+        const target = focus && focus !== "results-title"
+          && (document.getElementById(focus) || document.getElementById("readings-reset"));
+        if (target) {
+          target.scrollIntoView({ block: "center" });
+          target.focus({ preventScroll: true });
+        }
+      }).catch((e) => current() && (status.textContent += ` ${e.message}`));
+    }
+    const uncertain = records.some((r) => r.unknown && r.unknown.length);
     document.getElementById("questions").hidden = true;
     if (uncertain && events.size === 1) {
       api("POST", "/questions", { ...state.request }).then((report) => current() && renderQuestions(report)).catch(() => {});
     }
     document.getElementById("comparison").replaceChildren(el("p", { class: "hint" }, "Comparing…"));
-    api("POST", "/compare", { ...state.request, depends_on_readings: true }).then((tables) => current() && renderComparison(tables)).catch((e) =>
+    api("POST", "/compare", { ...state.request, depends_on_readings: single }).then((tables) => current() && renderComparison(tables)).catch((e) =>
       current() && document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
   } catch (failure) {
     if (!current()) return;
