@@ -67,6 +67,7 @@ VERDICT_LABELS: dict[str, str] = {
 # The page's words for an answer that turns on a reading of the text, and for choosing another reading.
 READING_LABELS: dict[str, str] = {
     "mark": "turns on a reading",
+    "go": "choose the reading",
     "section": "Readings of the text this answer turns on",
     "choose": "Read the text as",
     "default": "the default reading",

@@ -393,7 +393,7 @@ function turnsOn(record, index) {
   const selectId = (interpretation) => `reading-${index}-${record.ordinance}-${interpretation}`;
   const mark = (kind, name) => (moved.get(`${kind}/${name}`) || []).map((interpretation) => el("button", {
     type: "button", class: "turns", "data-interpretation": interpretation,
-    "aria-label": `${said.mark}: ${words(interpretation)}; ${said.choose.toLowerCase()} another`,
+    "aria-label": `${said.mark}: ${words(interpretation)} (${said.go})`,
     title: words(interpretation),
     onclick: () => { const choice = document.getElementById(selectId(interpretation)); choice.scrollIntoView({ block: "center" }); choice.focus(); },
   }, `⚑ ${said.mark}`));
