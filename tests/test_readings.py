@@ -273,6 +273,16 @@ def test_under_a_chosen_reading_the_default_is_the_alternative_that_moves_the_an
     assert status["readings"] == [{"interpretation": "weddings_exempt_anywhere", "reading": "anywhere", "value": "exempt"}]
 
 
+def test_compare_readings_of_one_ordinance_names_the_chosen_reading_and_sets_the_default_beside_it(tmp_path):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(WEDDING))
+    [table] = _cli_json("compare", str(path), "-o", "fulton", "--readings", "--format", "json",
+                        "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    assert [(o["column"], o["status"]) for o in table["ordinances"]] == [
+        ("fulton on weddings_exempt_anywhere=listed_venues_only", "permit_required"),
+        ("fulton on weddings_exempt_anywhere=anywhere", "exempt")]
+
+
 def test_explain_says_a_conclusion_rests_on_a_reading_and_what_the_other_gives(tmp_path):
     path = tmp_path / "event.json"
     path.write_text(json.dumps(WEDDING))

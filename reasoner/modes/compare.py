@@ -303,7 +303,7 @@ def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None =
     that moves an answer of the event, so the table is the answer under each reading side by side."""
     from reasoner.evaluate import evaluate_any
     from reasoner.modes.readings import answers, depending_on_readings
-    from reasoner.program import chosen_readings
+    from reasoner.program import chosen_readings, readings_in_force
 
     chosen = check_ordinances(ordinances)
     results = evaluate_any(events, chosen)
@@ -316,7 +316,9 @@ def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None =
             [record] = mine
             alternatives = dict.fromkeys((u["interpretation"], u["reading"]) for d in depending[record["ordinance"]]
                                          for u in d["readings"])
-            columns = [{**record, "column": f"{record['ordinance']} on the default readings"}]
+            # under readings chosen instead of the defaults, the first column is on those, and a default is an alternative
+            applied = ", ".join(f"{i}={r}" for (o, i), r in readings_in_force().items() if o == record["ordinance"])
+            columns = [{**record, "column": f"{record['ordinance']} on {applied or 'the default readings'}"}]
             for interpretation, reading in alternatives:
                 with chosen_readings([((record["ordinance"], interpretation), reading)]):
                     [other] = evaluate_any([event], [record["ordinance"]])
