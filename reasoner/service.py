@@ -72,10 +72,11 @@ class Spelling:
     kinds: str = "kinds"
     versions: str = "versions"
     changes: str = "changes"
+    readings: str = "depends_on_readings"
 
 
 CLI = Spelling(event_id="--event ID", as_of="--as-of", filed="--filed", kinds="--kinds", versions="--versions",
-               changes="--changes")
+               changes="--changes", readings="--readings")
 
 
 @dataclass(frozen=True)
@@ -431,7 +432,7 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
     if versions is not None and len(names) != 1:
         raise InputProblem(f"{spelling.versions} compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
-        raise InputProblem(f"{spelling.versions} and --readings each give the columns: use one of them")
+        raise InputProblem(f"{spelling.versions} and {spelling.readings} each give the columns: use one of them")
     if changes and versions is None:
         raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
                            f"{spelling.versions}")

@@ -261,6 +261,28 @@ def test_evaluate_readings_says_what_each_alternative_gives_as_a_hand_chosen_rea
         assert moved["fulton"] == []
 
 
+def test_under_a_chosen_reading_the_default_is_the_alternative_that_moves_the_answer(tmp_path):
+    """The page flips a reading and asks again: the answer still says it turns on that reading, the default now the
+    other side."""
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(WEDDING))
+    [flipped] = _cli_json("evaluate", str(path), "-o", "fulton", "--format", "json", "--readings",
+                          "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    [status] = [d for d in flipped["depends_on_readings"] if d["kind"] == "status"]
+    assert (flipped["status"], status["default"]) == ("permit_required", "permit_required")
+    assert status["readings"] == [{"interpretation": "weddings_exempt_anywhere", "reading": "anywhere", "value": "exempt"}]
+
+
+def test_compare_readings_of_one_ordinance_names_the_chosen_reading_and_sets_the_default_beside_it(tmp_path):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(WEDDING))
+    [table] = _cli_json("compare", str(path), "-o", "fulton", "--readings", "--format", "json",
+                        "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    assert [(o["column"], o["status"]) for o in table["ordinances"]] == [
+        ("fulton on weddings_exempt_anywhere=listed_venues_only", "permit_required"),
+        ("fulton on weddings_exempt_anywhere=anywhere", "exempt")]
+
+
 def test_explain_says_a_conclusion_rests_on_a_reading_and_what_the_other_gives(tmp_path):
     path = tmp_path / "event.json"
     path.write_text(json.dumps(WEDDING))

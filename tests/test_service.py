@@ -77,3 +77,23 @@ def test_the_web_s_compare_request_asks_for_versions_and_their_changes_as_the_cl
                                     "versions": versions})
     with pytest.raises(service.InputProblem, match="changes lists what changes between versions: give their dates with versions"):
         service.run("compare", {"source": source, "filename": "harvest.yaml", "ordinances": ["connecticut"], "changes": True})
+
+
+def test_the_web_s_requests_ask_which_answers_turn_on_a_reading_as_the_cli_s_readings_flag_does():
+    from datetime import date
+
+    from reasoner.web.app import CompareRequest, EvaluateRequest
+
+    wedding = str(ROOT / "facts" / "events" / "farm-wedding.yaml")
+    source = Path(wedding).read_text(encoding="utf-8")
+    for request, args in ((EvaluateRequest, ["evaluate", wedding, "-o", "fulton"]),
+                          (CompareRequest, ["compare", wedding, "-o", "fulton", "-o", "vermont"]),
+                          (CompareRequest, ["compare", wedding, "-o", "fulton"])):
+        ordinances = args[3::2]
+        body = request(source=source, filename=wedding, ordinances=ordinances, depends_on_readings=True).model_dump()
+        cli = CliRunner().invoke(main, [*args, "--readings", "--format", "json"])
+        assert cli.exit_code == 0, cli.output
+        assert service.json_text(service.run(args[0], body)) == cli.output and "readings" in cli.output
+    with pytest.raises(service.InputProblem, match="versions and depends_on_readings each give the columns"):
+        service.run("compare", {"source": source, "filename": "w.yaml", "ordinances": ["fulton"],
+                                "versions": [date(2027, 1, 1), date(2027, 6, 1)], "depends_on_readings": True})

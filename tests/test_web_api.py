@@ -223,6 +223,24 @@ def test_readings_in_a_request_answer_as_the_reading_flag_does(server, tmp_path)
     assert json.loads(plain)[0]["status"] == "exempt" and json.loads(other)[0]["status"] == "permit_required"
 
 
+def test_depends_on_readings_in_a_request_answers_as_the_readings_flag_does(server):
+    example = ROOT / "facts" / "events" / "farm-wedding.yaml"
+    body = {**source(example), "depends_on_readings": True}
+    agree(server, "/evaluate", body, "evaluate", str(example), "--readings")
+    agree(server, "/compare", {**body, "ordinances": ["fulton", "vermont"]}, "compare", str(example), "-o", "fulton",
+          "-o", "vermont", "--readings")
+    agree(server, "/compare", {**body, "ordinances": ["fulton"]}, "compare", str(example), "-o", "fulton", "--readings")
+    chosen = {"readings": {"fulton.weddings_exempt_anywhere": "listed_venues_only"}, "ordinances": ["fulton"]}
+    agree(server, "/evaluate", {**body, **chosen}, "evaluate", str(example), "-o", "fulton", "--readings",
+          "--reading", "fulton.weddings_exempt_anywhere=listed_venues_only")
+    status, answer = call(server, "POST", "/compare", {**body, "ordinances": ["fulton", "vermont"]})
+    verdicts = {row["name"]: row["readings"]["verdict"] for row in json.loads(answer)[0]["rows"] if "readings" in row}
+    assert status == 200 and verdicts["wedding"] == "differ_because_of_a_reading"
+    status, answer = call(server, "POST", "/compare", {**body, "ordinances": ["fulton"],
+                                                       "versions": ["2027-01-01", "2027-06-01"]})
+    assert status == 422 and "versions and depends_on_readings each give the columns" in json.loads(answer)["message"]
+
+
 @pytest.mark.parametrize("readings, said", [
     ({"fulton.weddings_exempt_anywhere": "listed_venue_only"}, "did you mean listed_venues_only?"),
     ({"fulton.wedding_exempt_anywhere": "listed_venues_only"}, "did you mean weddings_exempt_anywhere?"),

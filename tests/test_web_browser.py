@@ -555,3 +555,68 @@ def test_the_report_downloads_from_the_page_as_the_cli_writes_it(server, tmp_pat
         browser.save_screenshot(f"/tmp/page-report-{fmt}.png")
     finally:
         browser.quit()
+
+
+FARM_WEDDING = ROOT / "facts" / "events" / "farm-wedding.yaml"
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_flipping_a_reading_on_the_page_changes_the_answer_that_turns_on_it(server, tmp_path, width):
+    """Fulton exempts weddings anywhere on its default reading of 177-2; on `listed_venues_only` a wedding of 800
+    on open land needs a permit. The page marks the status, offers the other reading beside it, and answers again."""
+    from selenium.webdriver.support.ui import Select
+
+    from reasoner.law.labels import READING_LABELS, STATUS_LABELS, VERDICT_LABELS
+
+    browser = open_browser(tmp_path, width)
+    choice = (By.CSS_SELECTOR, '#panel-fulton select[data-interpretation="weddings_exempt_anywhere"]')
+    badge = lambda b: b.find_element(By.CSS_SELECTOR, "#panel-fulton .badge").text.lower()  # noqa: E731
+    try:
+        wait = submit(browser, server, FARM_WEDDING)
+        wait.until(lambda b: badge(b) == STATUS_LABELS["exempt"])
+        # what turns on a reading comes in a second answer, drawn into the panels once it is in
+        wait.until(seen.presence_of_element_located(choice))
+        panel = browser.find_element(By.ID, "panel-fulton")
+        wedding = panel.find_element(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
+        assert wedding.find_element(By.XPATH, "ancestor::li[1]").find_elements(By.CSS_SELECTOR, "button.turns")
+        mark = panel.find_element(By.CSS_SELECTOR, 'p.status button.turns[data-interpretation="weddings_exempt_anywhere"]')
+        assert READING_LABELS["mark"] in mark.text
+        mark.send_keys(Keys.ENTER)   # the mark leads to the choice of reading, by keyboard
+        wait.until(lambda b: b.switch_to.active_element == b.find_element(*choice))
+        options = [o.text for o in Select(browser.find_element(*choice)).options]
+        assert options == [f"anywhere ({READING_LABELS['default']})", "listed venues only"]
+        assert "exempting weddings and anniversary gatherings wherever they are held" in panel.text
+        browser.save_screenshot(str(tmp_path / f"reading-default-{width}.png"))
+        browser.save_screenshot(f"/tmp/webr-reading-default-{width}.png")
+
+        Select(browser.find_element(*choice)).select_by_value("listed_venues_only")
+        wait.until(lambda b: b.find_elements(By.ID, "panel-fulton") and badge(b) == STATUS_LABELS["permit_required"])
+        wait.until(seen.presence_of_element_located(choice))
+        panel = browser.find_element(By.ID, "panel-fulton")
+        assert not panel.find_elements(By.CSS_SELECTOR, 'li.kind-exemption button.conclusion[data-name="wedding"]')
+        # the reader stays at the choice they changed, which now offers the default as the other side
+        wait.until(lambda b: b.switch_to.active_element == b.find_element(*choice))
+        assert Select(browser.find_element(*choice)).first_selected_option.get_attribute("value") == "listed_venues_only"
+        assert READING_LABELS["chosen"] in panel.text
+        applied = browser.find_element(By.ID, "readings-applied")
+        assert applied.is_displayed() and "fulton.weddings_exempt_anywhere=listed_venues_only" in applied.text
+        browser.save_screenshot(str(tmp_path / f"reading-flipped-{width}.png"))
+        browser.save_screenshot(f"/tmp/webr-reading-flipped-{width}.png")
+
+        browser.find_element(By.ID, "readings-reset").click()
+        wait.until(lambda b: b.find_elements(By.ID, "panel-fulton") and badge(b) == STATUS_LABELS["exempt"])
+        wait.until(lambda b: not b.find_element(By.ID, "readings-applied").is_displayed())
+
+        browser.find_element(By.ID, "tab-compare").click()
+        wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "table.comparison .verdict")))
+        row = browser.find_element(By.XPATH, '//table[@class="comparison"]//th[@scope="row"][starts-with(., "wedding")]')
+        verdict = row.find_element(By.CSS_SELECTOR, ".verdict")
+        assert verdict.text.split("\n") == [VERDICT_LABELS["differ_because_of_a_reading"],
+                                             "fulton weddings exempt anywhere = listed venues only "
+                                             f"{READING_LABELS['gives']} {READING_LABELS['absent']}"]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        browser.save_screenshot(f"/tmp/webr-reading-compare-{width}.png")
+        page_width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert page_width <= browser.execute_script("return window.innerWidth"), "the page scrolls sideways"
+    finally:
+        browser.quit()

@@ -57,6 +57,30 @@ WHATIF_LABELS: dict[str, str] = {
 }
 
 
+# Whether two ordinances' answers on a row differ because of a reading (`compare --readings`), in words.
+VERDICT_LABELS: dict[str, str] = {
+    "differ_because_of_a_reading": "differ because of a reading",
+    "differ_whatever_the_reading": "differ whatever the reading",
+    "agree_on_the_default_readings_only": "agree on the default readings only",
+}
+
+# The page's words for an answer that turns on a reading of the text, and for choosing another reading.
+READING_LABELS: dict[str, str] = {
+    "mark": "turns on a reading",
+    "go": "choose the reading",
+    "section": "Readings of the text this answer turns on",
+    "choose": "Read the text as",
+    "default": "the default reading",
+    "chosen": "chosen instead of the default",
+    "gives": "gives",
+    "changes": "other answer(s) change",
+    "absent": "none",
+    "present": "holds",
+    "reset": "Back to the default readings",
+    "applied": "Readings applied instead of the defaults:",
+}
+
+
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.replace("_", " "))
 
@@ -68,7 +92,8 @@ def heading(text: str) -> str:
 
 def as_json() -> dict[str, Any]:
     """The table as the web page receives it (GET /labels)."""
-    return {"status": STATUS_LABELS, "kinds": KIND_LABELS, "whatif": WHATIF_LABELS}
+    return {"status": STATUS_LABELS, "kinds": KIND_LABELS, "whatif": WHATIF_LABELS, "verdicts": VERDICT_LABELS,
+            "readings": READING_LABELS}
 
 
 def _money(value: int) -> str:

@@ -34,7 +34,7 @@ from reasoner.law.registry import registry
 from reasoner.program import check_ordinances, law
 from reasoner.law.reasons import reason_text
 from reasoner.law.vocabulary import vocabulary
-from reasoner.law.labels import STATUS_LABELS, phrase
+from reasoner.law.labels import READING_LABELS, STATUS_LABELS, VERDICT_LABELS, phrase
 
 # Kinds shown unless asked otherwise: what researchers compare (permits, duties, dates, grounds, money).
 DEFAULT_KINDS = ("status", "permits", "exemption", "obligation", "deadline", "late", "on_time", "denial_ground",
@@ -303,7 +303,7 @@ def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None =
     that moves an answer of the event, so the table is the answer under each reading side by side."""
     from reasoner.evaluate import evaluate_any
     from reasoner.modes.readings import answers, depending_on_readings
-    from reasoner.program import chosen_readings
+    from reasoner.program import chosen_readings, readings_in_force
 
     chosen = check_ordinances(ordinances)
     results = evaluate_any(events, chosen)
@@ -316,7 +316,9 @@ def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None =
             [record] = mine
             alternatives = dict.fromkeys((u["interpretation"], u["reading"]) for d in depending[record["ordinance"]]
                                          for u in d["readings"])
-            columns = [{**record, "column": f"{record['ordinance']} on the default readings"}]
+            # under readings chosen instead of the defaults, the first column is on those, and a default is an alternative
+            applied = ", ".join(f"{i}={r}" for (o, i), r in readings_in_force().items() if o == record["ordinance"])
+            columns = [{**record, "column": f"{record['ordinance']} on {applied or 'the default readings'}"}]
             for interpretation, reading in alternatives:
                 with chosen_readings([((record["ordinance"], interpretation), reading)]):
                     [other] = evaluate_any([event], [record["ordinance"]])
@@ -333,11 +335,6 @@ def compare_readings(events: Sequence[Event], ordinances: Sequence[str] | None =
     return tables
 
 
-VERDICT_TEXT = {"differ_because_of_a_reading": "differ because of a reading",
-                "differ_whatever_the_reading": "differ whatever the reading",
-                "agree_on_the_default_readings_only": "agree on the default readings only"}
-
-
 def verdict_lines(tab: dict[str, Any]) -> list[str]:
     """What `compare --readings` says under a table of several ordinances: per row that turns on a reading, the
     verdict and the readings that move it."""
@@ -348,7 +345,7 @@ def verdict_lines(tab: dict[str, Any]) -> list[str]:
             continue
         moves = "; ".join(f"{m['ordinance']} {m['interpretation']}={m['reading']} gives {_value_words(m['value'])}"
                           for m in found["moved_by"])
-        lines.append(f"{row_label(row)}: {VERDICT_TEXT[found['verdict']]}" + (f" ({moves})" if moves else ""))
+        lines.append(f"{row_label(row)}: {VERDICT_LABELS[found['verdict']]}" + (f" ({moves})" if moves else ""))
     apart = [row_label(row) for row in tab["rows"] if row.get("readings", {}).get("verdict") == "differ_whatever_the_reading"
              and not row["readings"]["moved_by"]]
     if apart:
@@ -358,9 +355,9 @@ def verdict_lines(tab: dict[str, Any]) -> list[str]:
 
 def _value_words(value: Any) -> str:
     if value is None:
-        return "none"
+        return READING_LABELS["absent"]
     if value is True:
-        return "holds"
+        return READING_LABELS["present"]
     if isinstance(value, list):  # over unknown facts: each value with its certainty
         return ", ".join(f"{_value_words(v['value'])} ({v['certainty']})" for v in value)
     return str(value).replace("_", " ")
@@ -521,7 +518,7 @@ def to_csv(tables: Sequence[dict[str, Any]]) -> str:
             cells = row["cells"]
             strictest = " ".join(o for o in ordinances if cells[o]["strictest"])
             found = row.get("readings")
-            said = [VERDICT_TEXT[found["verdict"]] + "".join(f"; {m['ordinance']} {m['interpretation']}={m['reading']}"
+            said = [VERDICT_LABELS[found["verdict"]] + "".join(f"; {m['ordinance']} {m['interpretation']}={m['reading']}"
                                                              for m in found["moved_by"])] if found else [""]
             writer.writerow([tab["event"], row["kind"], row["name"], row["unit"] or "", row["rule"] or "",
                              *(cells[o]["text"] for o in ordinances), strictest, *(said if verdicts else [])])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from reasoner.conclusions import read_atom
 from reasoner.evaluate import evaluate_any
-from reasoner.program import Program, chosen_readings
+from reasoner.program import Program, chosen_readings, readings_in_force
 from reasoner.law.ordinances import ordinance_readings
 
 if TYPE_CHECKING:
@@ -94,11 +94,14 @@ def _count(readings: dict[str, tuple[str, ...]]) -> int:
 
 def _moved(event: Event, ordinance: str, default: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """Each answer of `default` (the ordinance's record for the event) that one alternative reading, the others
-    left as they are, moves: the alternatives that move it, with its value under each."""
+    left as they are, moves: the alternatives that move it, with its value under each. An alternative is every
+    reading but the one in force: under a reading chosen instead of the default, the default is one of them."""
     base = answers(default)
     moved: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    in_force = readings_in_force()
     for interpretation, readings in ordinance_readings().get(ordinance, {}).items():
-        for reading in readings[1:]:
+        applied = in_force.get((ordinance, interpretation), readings[0])
+        for reading in (r for r in readings if r != applied):
             with chosen_readings([((ordinance, interpretation), reading)]):
                 other = answers(evaluate_any([event], [ordinance])[0])
             for key in sorted(set(base) | set(other)):

@@ -69,6 +69,8 @@ class EventInput(BaseModel):
 class EvaluateRequest(EventInput):
     ordinances: list[str] = Field([], description="Ordinance names (default: every encoded one).")
     filed: date | None = Field(None, description="Check this filing date instead of application.filed.")
+    depends_on_readings: bool = Field(False, description="Say of each answer whether an alternative reading of the "
+                                                         "law moves it (`depends_on_readings`), as evaluate --readings.")
 
 
 class ExplainRequest(EventInput):
@@ -106,6 +108,9 @@ class CompareRequest(EventInput):
                                                           "the version then in force, as --versions.")
     changes: bool = Field(False, description="With versions: only the conclusions that change between them, with "
                                              "the clauses reworded, as --changes.")
+    depends_on_readings: bool = Field(False, description="Say in each row whether the ordinances differ because of a "
+                                                         "reading or whatever the reading; one ordinance gets a column "
+                                                         "per reading that moves an answer, as compare --readings.")
 
 
 class Problem(BaseModel):

@@ -1,7 +1,8 @@
 // The analyst's page: talks only to this server's JSON API; every text from it goes in as text, never as markup.
 "use strict";
 
-const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0, labels: { status: {}, kinds: {} } };
+const state = { request: null, ordinances: [], schema: null, clauses: {}, asked: 0, labels: { status: {}, kinds: {} },
+  choices: {}, readings: {} };  // GET /readings by "ordinance.interpretation"; the readings chosen instead of the defaults
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -360,6 +361,114 @@ function renderRecord(record) {
   return section;
 }
 
+// ---------------------------------------------------------------- readings of the text (issue 29)
+
+function readingValue(kind, value) {
+  // An answer's value on one reading, as `reasoner readings` says it: none, holds, a status, an amount.
+  const said = state.labels.readings;
+  if (Array.isArray(value)) return value.map((v) => `${readingValue(kind, v.value)} (${v.certainty})`).join(", ");
+  if (value === null || value === undefined) return said.absent;
+  if (value === true) return said.present;
+  if (kind === "status") return state.labels.status[value] || words(value);
+  return typeof value === "string" ? words(value) : number(value);
+}
+
+function turnsOn(record, index) {
+  // The answers of a record an alternative reading moves (evaluate's depends_on_readings): a mark beside each, and
+  // per interpretation a choice of reading, which asks again with that reading applied.
+  const said = state.labels.readings;
+  const byInterpretation = new Map();
+  const moved = new Map();
+  for (const item of record.depends_on_readings || []) {
+    for (const under of item.readings) {
+      if (!byInterpretation.has(under.interpretation)) byInterpretation.set(under.interpretation, new Map());
+      const readings = byInterpretation.get(under.interpretation);
+      if (!readings.has(under.reading)) readings.set(under.reading, []);
+      readings.get(under.reading).push({ item, value: under.value });
+      const key = `${item.kind}/${item.name}`;
+      if (!moved.has(key)) moved.set(key, []);
+      if (!moved.get(key).includes(under.interpretation)) moved.get(key).push(under.interpretation);
+    }
+  }
+  const selectId = (interpretation) => `reading-${index}-${record.ordinance}-${interpretation}`;
+  const mark = (kind, name) => (moved.get(`${kind}/${name}`) || []).map((interpretation) => el("button", {
+    type: "button", class: "turns", "data-interpretation": interpretation,
+    "aria-label": `${said.mark}: ${words(interpretation)} (${said.go})`,
+    title: words(interpretation),
+    onclick: () => { const choice = document.getElementById(selectId(interpretation)); choice.scrollIntoView({ block: "center" }); choice.focus(); },
+  }, `⚑ ${said.mark}`));
+  if (!byInterpretation.size) return { mark, section: null };
+  const section = el("div", { class: "readings", role: "group", "aria-labelledby": `readings-title-${index}` },
+    el("h4", { id: `readings-title-${index}` }, said.section));
+  for (const [interpretation, readings] of byInterpretation) {
+    const key = `${record.ordinance}.${interpretation}`;
+    const choice = state.choices[key];
+    const id = selectId(interpretation);
+    const applied = state.readings[key] || (choice ? choice.default : null);
+    const all = choice ? [choice.default, ...choice.alternatives.map((a) => a.reading)] : [applied, ...readings.keys()];
+    const select = el("select", { id, class: "reading-choice", "data-ordinance": record.ordinance,
+      "data-interpretation": interpretation, "aria-describedby": `${id}-words` },
+    all.map((reading) => el("option", { value: reading, selected: reading === applied },
+      words(reading), choice && reading === choice.default ? ` (${said.default})` : "")));
+    select.addEventListener("change", () => flipReading(key, select.value, choice ? choice.default : null, id));
+    const textOf = (reading) => (!choice ? "" : reading === choice.default ? choice.text
+      : (choice.alternatives.find((a) => a.reading === reading) || {}).text || "");
+    const changes = el("ul", { class: "reading-changes" });
+    for (const [reading, items] of readings) {
+      const status = items.filter(({ item }) => item.kind === "status");
+      const rest = items.filter(({ item }) => item.kind !== "status");
+      const line = (entries) => entries.map(({ item, value }) =>
+        `${item.kind === "status" ? words(item.kind) : words(item.name)}: ${readingValue(item.kind, item.default)} → ${readingValue(item.kind, value)}`);
+      changes.append(el("li", {}, el("strong", {}, `${words(reading)}`), ` ${said.gives}: `, line(status).join("; "),
+        rest.length ? el("details", {}, el("summary", {}, `${status.length ? "+ " : ""}${rest.length} ${said.changes}`),
+          el("ul", {}, line(rest).map((text) => el("li", {}, text)))) : null));
+    }
+    section.append(el("div", { class: "reading-choice-row" },
+      el("label", { for: id }, `${said.choose} `, el("span", { class: "atom" }, words(interpretation))),
+      el("div", { class: "reading-select" }, select, choice ? clauseLink(record.ordinance, choice.clause) : null,
+        state.readings[key] ? el("span", { class: "chosen" }, said.chosen) : null),
+      el("p", { class: "hint", id: `${id}-words` }, textOf(applied)),
+      changes));
+  }
+  return { mark, section };
+}
+
+function markReadings(records) {
+  // Into the panels drawn from the same answer: the mark beside each answer a reading moves, and the choices.
+  const panels = document.querySelectorAll("#panels > .panel");
+  records.forEach((record, index) => {
+    const panel = panels[index];
+    const turns = turnsOn(record, index);
+    if (!panel || !turns.section) return;
+    const status = panel.querySelector("p.status");
+    status.append(...turns.mark("status", "status"));
+    status.after(turns.section);
+    for (const toggle of panel.querySelectorAll("button.conclusion")) {
+      const marks = turns.mark(toggle.dataset.kind, toggle.dataset.name);
+      if (marks.length) toggle.closest(".line").querySelector(".clauses").prepend(...marks);
+    }
+  });
+}
+
+function flipReading(key, reading, byDefault, focusId) {
+  // Another reading of one passage: the whole answer asked again with it applied (the default: none chosen).
+  if (reading === byDefault) delete state.readings[key];
+  else state.readings[key] = reading;
+  return ask({ focus: focusId, near: `panel-${key.split(".")[0]}` });
+}
+
+function readingsApplied() {
+  // Which readings the answer applies instead of the defaults, and the way back to the defaults.
+  const said = state.labels.readings;
+  const holder = document.getElementById("readings-applied");
+  const chosen = Object.entries(state.readings);
+  holder.hidden = !chosen.length;
+  holder.replaceChildren(...(!chosen.length ? [] : [`${said.applied} `,
+    ...chosen.map(([key, reading]) => el("span", { class: "atom" }, `${key}=${reading}`)).flatMap((n, i) => (i ? ["; ", n] : [n])),
+    " ", el("button", { type: "button", class: "add", id: "readings-reset",
+      onclick: () => { state.readings = {}; ask({ focus: "results-title" }); } }, said.reset)]));
+}
+
 // ---------------------------------------------------------------- what if (POST /whatif, as `reasoner whatif`)
 
 function whatifPart(record) {
@@ -547,11 +656,22 @@ function renderQuestions(report) {
   document.getElementById("questions").hidden = report.questions.length === 0;
 }
 
+function verdict(row) {
+  // As `compare --readings` says under its table: whether the ordinances differ because of a reading, and which
+  // readings move the row, what each gives; a row that differs whatever the reading, no reading moving it, says nothing.
+  const found = row.readings;
+  if (!found || (found.verdict === "differ_whatever_the_reading" && !found.moved_by.length)) return null;
+  const said = state.labels.readings;
+  return el("span", { class: "verdict" }, state.labels.verdicts[found.verdict],
+    found.moved_by.map((m) => el("span", { class: "moved" },
+      `${m.ordinance} ${words(m.interpretation)} = ${words(m.reading)} ${said.gives} ${readingValue(row.kind, m.value)}`)));
+}
+
 function renderComparison(tables) {
   const root = document.getElementById("comparison");
   root.replaceChildren();
   for (const [n, table] of tables.entries()) {
-    const names = table.ordinances.map((o) => o.ordinance);
+    const names = table.ordinances.map((o) => o.column || o.ordinance);  // one ordinance: a column per reading
     // The caption stands outside the table's scroll, so that scrolling to the far ordinances never cuts it off.
     const caption = `comparison-caption-${n}`;
     root.append(el("p", { class: "comparison-caption", id: caption },
@@ -559,9 +679,10 @@ function renderComparison(tables) {
     el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": caption },
       el("table", { class: "comparison", "aria-labelledby": caption },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "conclusion"),
-          table.ordinances.map((o) => el("th", { scope: "col" }, o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
+          table.ordinances.map((o) => el("th", { scope: "col" }, o.column || o.ordinance, el("span", { class: "hint" }, o.jurisdiction))))),
         el("tbody", {}, table.rows.map((row) => el("tr", {},
-          el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null),
+          el("th", { scope: "row" }, words(row.name), row.kind !== row.name ? el("span", { class: "hint" }, ` ${words(row.kind)}`) : null,
+            verdict(row)),
           names.map((name) => {
             const cell = row.cells[name];
             return el("td", { class: `${cell.state}${cell.strictest ? " strictest" : ""}` },
@@ -575,7 +696,7 @@ function renderComparison(tables) {
 function currentRequest() {
   const filed = document.getElementById("filed").value;
   const ordinances = [...document.querySelectorAll("#ordinance-choices input:checked")].map((i) => i.value);
-  const base = { ordinances, ...(filed ? { filed } : {}) };
+  const base = { ordinances, ...(filed ? { filed } : {}), readings: { ...state.readings } };
   if (document.getElementById("tab-form").getAttribute("aria-selected") === "true") return { ...base, event: formEvent() };
   const source = document.getElementById("source");
   return { ...base, source: source.value, filename: source.dataset.filename || "pasted event" };
@@ -604,8 +725,15 @@ function refusal(failure) {
   return [el("p", {}, failure.message || `the server refused the request (${failure.status || "no answer"})`)];
 }
 
-async function submit(event) {
+function submit(event) {
   event.preventDefault();
+  return ask({ focus: "results-title" });
+}
+
+async function ask({ focus, near }) {
+  // The answer to the event as the form gives it, on the readings chosen; `focus` (an id) is where the reader
+  // is taken once it is in: the results' heading, or the choice of reading they just changed (drawn once the
+  // answer says what turns on a reading; until then the reader waits at its panel, `near`).
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const asked = ++state.asked;
@@ -623,19 +751,36 @@ async function submit(event) {
     const { filed, ...rest } = request;  // explain, questions and compare take no filing date, as in the CLI
     state.request = rest;
     document.getElementById("panels").replaceChildren(...records.map(renderRecord));
+    readingsApplied();
     document.getElementById("results").hidden = false;
     status.textContent = `${records.length} result(s).`;
-    const heading = document.getElementById("results-title");
-    heading.scrollIntoView({ block: "start" });
-    heading.focus({ preventScroll: true });
-    const uncertain = records.some((r) => r.unknown && r.unknown.length);
     const events = new Set(records.map((r) => r.event));
+    const waiting = (near && document.getElementById(near)) || document.getElementById("results-title");
+    waiting.scrollIntoView({ block: "start" });
+    if (waiting.id === "results-title") waiting.focus({ preventScroll: true });
+    // Which answers turn on a reading of the text: an evaluation per alternative reading, so for one event only
+    // (a file of many is for `reasoner batch --readings`).
+    const single = events.size === 1;
+    if (single) {
+      api("POST", "/evaluate", { ...request, depends_on_readings: true }).then((marked) => {
+        if (!current()) return;
+        markReadings(marked);
+        // a choice no answer turns on any more is gone: the way back to the default readings stands in for it
+        const target = focus && focus !== "results-title"
+          && (document.getElementById(focus) || document.getElementById("readings-reset"));
+        if (target) {
+          target.scrollIntoView({ block: "center" });
+          target.focus({ preventScroll: true });
+        }
+      }).catch((e) => current() && (status.textContent += ` ${e.message}`));
+    }
+    const uncertain = records.some((r) => r.unknown && r.unknown.length);
     document.getElementById("questions").hidden = true;
     if (uncertain && events.size === 1) {
       api("POST", "/questions", { ...state.request }).then((report) => current() && renderQuestions(report)).catch(() => {});
     }
     document.getElementById("comparison").replaceChildren(el("p", { class: "hint" }, "Comparing…"));
-    api("POST", "/compare", { ...state.request }).then((tables) => current() && renderComparison(tables)).catch((e) =>
+    api("POST", "/compare", { ...state.request, depends_on_readings: single }).then((tables) => current() && renderComparison(tables)).catch((e) =>
       current() && document.getElementById("comparison").replaceChildren(el("p", { class: "error" }, e.message)));
   } catch (failure) {
     if (!current()) return;
@@ -684,10 +829,11 @@ async function start() {
     source.dataset.filename = file.name;
   });
   document.getElementById("source").addEventListener("input", (event) => { delete event.target.dataset.filename; });
-  const [ordinances, schema, labels] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema"),
-    api("GET", "/labels")]);
+  const [ordinances, schema, labels, choices] = await Promise.all([api("GET", "/ordinances"), api("GET", "/schema"),
+    api("GET", "/labels"), api("GET", "/readings")]);
   state.schema = schema;
   state.labels = labels;
+  state.choices = Object.fromEntries(choices.map((c) => [`${c.ordinance}.${c.interpretation}`, c]));
   document.getElementById("ordinance-choices").replaceChildren(...ordinances.map((o) => el("div", { class: "choice" },
     el("input", { type: "checkbox", id: `o-${o.name}`, value: o.name, checked: true }),
     el("label", { for: `o-${o.name}` }, el("strong", {}, o.name), ` — ${o.jurisdiction}`))));
