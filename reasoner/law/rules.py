@@ -128,6 +128,15 @@ class Rule:
     def head(self) -> ast.AST:
         return self.node.head
 
+    @property
+    def head_atom(self) -> ast.AST | None:
+        """The head's atom term (`p(X,Y)`) when the head is a plain atom with arguments: the schema reads its
+        arguments by role (reasoner/law/schema.py)."""
+        head = self.node.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            return None
+        return head.atom.symbol if head.atom.symbol.ast_type == ast.ASTType.Function else None
+
     @cached_property
     def variables(self) -> list[str]:
         """The rule's own variables, in order (an aggregate's own left out)."""
