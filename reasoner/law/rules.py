@@ -244,6 +244,14 @@ class Encoding:
         """Every constant the encoding writes, as clingo parses it (no keyword, comment or string)."""
         return set().union(*(constant_names(node) for node in self.nodes))
 
+    def terms_named(self, name: str) -> Iterator[ast.AST]:
+        """Every term `name(...)` written in the encoding's rules and facts (heads, bodies, aggregates), in the
+        order they are written."""
+        for statement in self.statements:
+            for item in walk(statement.node):
+                if item.ast_type == ast.ASTType.Function and item.name == name and item.arguments:
+                    yield item
+
 
 def parse(name: str, file: Path) -> Encoding:
     """The encoding in `file`; EncodingSyntaxError with clingo's messages when it does not parse."""
