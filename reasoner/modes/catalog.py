@@ -111,13 +111,12 @@ def _names_derived(kind: str) -> frozenset[str] | None:
     from reasoner.law.rules import encoding
 
     output = next(o for o in OUTPUTS if o.kind == kind)
-    where = output.position("name")
     rules = [r for r in encoding("vocabulary").rules() if r.predicate == (output.predicate, output.arity)]
-    if where is None or not rules:
+    if "name" not in output.roles or not rules:
         return None
     found: set[str] = set()
     for rule in rules:
-        name = rule.head_args[where]
+        name = output.argument(rule.head_atom, "name")
         if name.ast_type != ast.ASTType.Variable:
             return None
         fixed = {guard.term.symbol.name for literal in rule.body
