@@ -22,6 +22,7 @@ from clingo import ast
 from reasoner.law.conventions import Annotations
 from reasoner.law.datacache import cached
 from reasoner.law.locator import encoding_path
+from reasoner.law.schema import PARAM, PARAM_FACT
 
 # Where a variable is bound inside a literal (an aggregate's or a condition's own), not by the rule's body.
 _LOCAL_SCOPES = (ast.ASTType.BodyAggregateElement, ast.ASTType.HeadAggregateElement, ast.ASTType.ConditionalLiteral)
@@ -275,6 +276,21 @@ def names(name: str) -> frozenset[str]:
     """The constants of encoding `name`, kept between runs while the file is unchanged."""
     return cached(f"rules-names-{name}", [encoding_path(name)], __name__,
                   lambda: frozenset(encoding(name).constant_names()), version=clingo.__version__)
+
+
+def param_order(name: str) -> tuple[str, ...]:
+    """The names of the params of ordinance `name` in the order its encoding first writes each (its fact, or a rule
+    that reads it before the fact), kept between runs while the file is unchanged: a walk of every rule is slow."""
+    def read() -> tuple[str, ...]:
+        found: dict[str, None] = {}
+        for term in encoding(name).terms_named(PARAM):
+            if len(term.arguments) == PARAM_FACT.arity and PARAM_FACT.value(term, "ordinance") == name:
+                label = PARAM_FACT.value(term, "name")
+                if isinstance(label, str):
+                    found.setdefault(label)
+        return tuple(found)
+
+    return cached(f"rules-param-order-{name}", [encoding_path(name)], __name__, read, version=clingo.__version__)
 
 
 def param_facts(file: Path) -> tuple[tuple[str, str, int, str], ...]:

@@ -13,7 +13,6 @@ from typing import Any
 
 from reasoner.law import rules
 from reasoner.law.registry import registry
-from reasoner.law.schema import PARAM, PARAM_FACT
 from reasoner.program import check_ordinances
 
 # Small numbers are often spelled out in the text ("one gallon", "four gates").
@@ -28,16 +27,10 @@ def param_values(ordinances: Sequence[str] | None = None) -> dict[tuple[str, str
     return {(o, n): v for o, n, v, _ in rules.params(chosen)}
 
 
-def _first_written(ordinance: str) -> dict[str, tuple[int, int]]:
+def _first_written(ordinance: str) -> dict[str, int]:
     """Where each of the ordinance's params is first written in its encoding (its fact, or a rule that reads it
     before), so that the table follows the ordinance's order."""
-    found: dict[str, tuple[int, int]] = {}
-    for term in rules.encoding(ordinance).terms_named(PARAM):
-        if len(term.arguments) == PARAM_FACT.arity and PARAM_FACT.value(term, "ordinance") == ordinance:
-            name = PARAM_FACT.value(term, "name")
-            if isinstance(name, str):
-                found.setdefault(name, (term.location.begin.line, term.location.begin.column))
-    return found
+    return {name: index for index, name in enumerate(rules.param_order(ordinance))}
 
 
 def _forms(value: int) -> list[str]:
@@ -92,7 +85,7 @@ def words_around(text: str, value: int, name: str = "", taken: frozenset[int] = 
     return _snippet(text, max(free, key=lambda m: _fit(text, m, name))) if free else None
 
 
-def _places(text: str, value: int, names: Sequence[str], position: dict[str, tuple[int, int]]) -> dict[str, frozenset[int]]:
+def _places(text: str, value: int, names: Sequence[str], position: dict[str, int]) -> dict[str, frozenset[int]]:
     """For params of one clause that state the same value, the places each leaves to the others, chosen together:
     the most of each name's words in the part of the sentence around its place, then places in the order the
     encoding states the params (which follows the text), then nearness. So fire_legal_liability_usd takes "fire
