@@ -116,10 +116,12 @@ def read_text(text: str, symbol: Callable[[], clingo.Symbol]) -> tuple[str, int,
 def _read_values(name: str, args: list[Any]) -> tuple[str, int, dict[str, Any]] | None:
     """read_atom, from the atom's name and argument values, by the roles the schema gives its arguments."""
     output = OUTPUT.get(name)
-    if output is None or len(args) != output.arity or not isinstance(args[1], int):
+    if output is None or len(args) != output.arity:
         return None
-    ordinance, event = args[0], args[1]
-    got = dict(zip(output.roles, args[2:]))
+    got = dict(zip(output.signature, args))
+    ordinance, event = got.pop("ordinance"), got.pop("event")
+    if not isinstance(event, int):
+        return None
     got.update(output.fixed)
     clause = got["clause"]
     item_name = got.get("name", output.kind)
@@ -389,6 +391,9 @@ class Reader:
         if parts is None or len(parts[1]) < 3:
             return self._decode_text(handle)
         name, arguments = parts
+        # The batch's fast reader: an output's (Ordinance, Event) lead its arguments (reasoner/law/schema.py), read
+        # here by position from clingo's handles (and by _decode_text from its text), not by role: every shown atom of
+        # every event passes here.
         ordinance, event = self._ordinal.get(arguments[0]), self._numbers.get(arguments[1])
         if ordinance is None or event is None:
             return self._decode_text(handle)

@@ -31,7 +31,7 @@ import clingo
 from clingo import ast
 
 from reasoner.events.atoms import facts_program
-from reasoner.law.schema import INPUTS, OUTPUTS, PARAM
+from reasoner.law.schema import INPUTS, OUTPUTS, PARAM, PARAM_FACT
 from reasoner.law.locator import encoded_ordinances, encoding_path, package_path
 from reasoner.law.ordinances import ordinance_readings, ordinance_time_zones, ordinance_versions, unfinished_ordinances
 
@@ -464,9 +464,9 @@ class Law:
 @cache
 def law(ordinances: tuple[str, ...]) -> Law:
     program = Program(ordinances).ground()
-    params = tuple((s.arguments[0].name, s.arguments[1].name, s.arguments[2].number, s.arguments[3].string)
-                   for s in program.first_model() or []
-                   if s.name == PARAM and len(s.arguments) == 4 and s.arguments[2].type == clingo.SymbolType.Number)
+    params = tuple(tuple(PARAM_FACT.value(s, role) for role in PARAM_FACT.roles) for s in program.first_model() or []
+                   if s.name == PARAM and len(s.arguments) == PARAM_FACT.arity
+                   and PARAM_FACT.argument(s, "value").type == clingo.SymbolType.Number)
     atoms = program.control.symbolic_atoms
     windows = tuple(sorted({(a.symbol.arguments[0].number, a.symbol.arguments[1].number)
                             for a in atoms.by_signature("daily_window", 2)}))

@@ -26,7 +26,7 @@ from reasoner.events.rules import UNKNOWN_ENUMS
 from reasoner.points import end_points, number_points
 from reasoner.program import Program
 from reasoner.law.reasons import reason_text
-from reasoner.law.schema import unknown_inputs
+from reasoner.law.schema import OUTPUT, Fact, Output, unknown_inputs
 from reasoner.events.sun import end_minutes, readings
 from reasoner.law.ordinances import record_heading
 from reasoner.law.vocabulary import names
@@ -41,6 +41,12 @@ EXACT_RANGE_LIMIT = 201
 SET_ATOMS = {path: item.predicate for path, item in unknown_inputs("set").items()}
 ENUM_ATOMS = {path: item.predicate for path, item in unknown_inputs("one").items()}
 NUMBER_ATOMS = {path: item.predicate for path, item in unknown_inputs("number").items()}
+
+# What the `choices` part of reasoner/modes.lp shows of the conclusions, whatever their numbers: a reason's outcome,
+# a shortfall, whether the event is exempt.
+OUTCOME = Fact("_outcome", ("ordinance", "event", "name", "holds", "clause"))
+FALLS_SHORT = Fact("_falls_short", ("ordinance", "event", "name", "clause"))
+EXEMPT = Fact("_exempt", ("ordinance", "event"))
 
 
 @dataclass
@@ -229,10 +235,10 @@ def _items(possible: set, certain: set, event: Event, ordinance: str) -> list[di
             quantities[(item["name"], item["clauses"][0])].append(item)
         else:
             items.append(item)
-    outcomes = {(a.arguments[2].name, a.arguments[3].name == "yes", a.arguments[4].string)
-                for a in certain if a.name == "_outcome" and a.arguments[0].name == ordinance}
-    short = {(a.arguments[2].name, a.arguments[3].string)
-             for a in certain if a.name == "_falls_short" and a.arguments[0].name == ordinance}
+    outcomes = {(OUTCOME.value(a, "name"), OUTCOME.value(a, "holds") == "yes", OUTCOME.value(a, "clause"))
+                for a in certain if a.name == OUTCOME.predicate and OUTCOME.value(a, "ordinance") == ordinance}
+    short = {(FALLS_SHORT.value(a, "name"), FALLS_SHORT.value(a, "clause"))
+             for a in certain if a.name == FALLS_SHORT.predicate and FALLS_SHORT.value(a, "ordinance") == ordinance}
     merged = merge_items(_reasons_over_completions([i for i in items if i["kind"] == "reason"], outcomes)
                     + _shortfalls_over_completions([i for i in items if i["kind"] == "shortfall"], short)
                     + [i for i in items if i["kind"] not in ("reason", "shortfall")])
@@ -289,16 +295,17 @@ def _shortfalls_over_completions(shortfalls: list[dict[str, Any]], certain: set[
 def _status_over_completions(possible: set, certain: set, ordinance: str) -> tuple[str, bool | None]:
     """The status every completion shares, or what varies: permit_required, possibly_required, exempt,
     possibly_exempt (exempt in some completions, not reached in the others) or not_regulated."""
-    def found(names: set, predicate: str) -> bool:
-        return any(a.name == predicate and a.arguments[0].name == ordinance for a in names)
+    def found(names: set, atoms: Fact | Output) -> bool:
+        return any(a.name == atoms.predicate and atoms.value(a, "ordinance") == ordinance for a in names)
 
-    if found(certain, "permit_required"):
+    required = OUTPUT["permit_required"]
+    if found(certain, required):
         return "permit_required", True
-    if found(possible, "permit_required"):
+    if found(possible, required):
         return "possibly_required", None
-    if found(certain, "_exempt"):
+    if found(certain, EXEMPT):
         return "exempt", False
-    if found(possible, "_exempt"):
+    if found(possible, EXEMPT):
         return "possibly_exempt", False
     return "not_regulated", False
 
@@ -331,7 +338,13 @@ def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str
 def _permit_of(atom: clingo.Symbol) -> str | None:
     """The ordinance of a permit_required atom; None for any other atom (cached: questions asks of the same
     atoms once per answer to every unknown fact, and each question to clingo about a symbol is a C call)."""
-    return atom.arguments[0].name if atom.name == "permit_required" else None
+    return OUTPUT["permit_required"].value(atom, "ordinance") if atom.name == "permit_required" else None
+
+
+def _reach_clause(atom: clingo.Symbol) -> str | None:
+    """The clause a conclusion atom cites, when it is a quoted id."""
+    clause = OUTPUT[atom.name].argument(atom, "clause")
+    return clause.string if clause.type == clingo.SymbolType.String else None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -449,9 +462,8 @@ def questions(event: Event, ordinances: Sequence[str]) -> dict[str, Any]:
         settles_permit = sorted(o for o in completions.ordinances
                                 if all(p[o] != "possibly_required" for _, _, p, _, _ in outcomes)
                                 and _permit_status(possible, certain, o) == "possibly_required")
-        clauses = sorted({str(a.arguments[-1].string) for a in sometimes
-                          if a.arguments and a.arguments[-1].type == clingo.SymbolType.String
-                          and a.name in ("permit_required", "regulated", "exempt")})
+        clauses = sorted({_reach_clause(a) for a in sometimes if a.name in ("permit_required", "regulated", "exempt")}
+                         - {None})
         entry = {
             "fact": unknown.path, "settles_permit_for": settles_permit, "settled_by_any_answer": len(always),
             "settled_by_some_answer": len(sometimes), "clauses": clauses,

@@ -80,3 +80,27 @@ def test_catalog_takes_its_samples_from_below():
     tree = python_ast.parse((ROOT / "reasoner" / "modes" / "catalog.py").read_text(encoding="utf-8"))
     imported = {node.module for node in python_ast.walk(tree) if isinstance(node, python_ast.ImportFrom)}
     assert not {module for module in imported if module.startswith("reasoner.quality")}
+
+
+def test_the_terms_of_a_name_are_found_in_heads_bodies_and_aggregates_in_written_order(tmp_path):
+    encoding = _parsed('% param(x,commented,1,"2") is no term\n'
+                       'a(E) :- event(E), param(x,first,N,_), #count { P : param(x,P,_,_) } > 1.\n'
+                       'param(x,second,5,"2").\n', tmp_path)
+    assert [str(term) for term in encoding.terms_named("param")] == \
+        ["param(x,first,N,_)", "param(x,P,_,_)", 'param(x,second,5,"2")']
+
+
+def test_thresholds_read_the_encodings_without_grounding_them(monkeypatch):
+    """The numbers an ordinance states, and their order, come from the one reader, not from a solved program."""
+    from reasoner import program
+    from reasoner.modes import thresholds
+
+    def grounding(*args, **kwargs):
+        raise AssertionError("thresholds grounded the program to read the params")
+
+    monkeypatch.setattr(program, "Program", grounding)
+    monkeypatch.setattr(program, "law", grounding)
+    monkeypatch.setattr(thresholds, "law", grounding, raising=False)   # imported by name, as it once was
+    rows = thresholds.thresholds()
+    assert sorted((r["ordinance"], r["name"], r["value"], r["clause"]) for r in rows) == \
+        sorted(rules.params(tuple(dict.fromkeys(r["ordinance"] for r in rows))))

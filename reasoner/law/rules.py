@@ -22,6 +22,7 @@ from clingo import ast
 from reasoner.law.conventions import Annotations
 from reasoner.law.datacache import cached
 from reasoner.law.locator import encoding_path
+from reasoner.law.schema import PARAM, PARAM_FACT
 
 # Where a variable is bound inside a literal (an aggregate's or a condition's own), not by the rule's body.
 _LOCAL_SCOPES = (ast.ASTType.BodyAggregateElement, ast.ASTType.HeadAggregateElement, ast.ASTType.ConditionalLiteral)
@@ -127,6 +128,15 @@ class Rule:
     @property
     def head(self) -> ast.AST:
         return self.node.head
+
+    @property
+    def head_atom(self) -> ast.AST | None:
+        """The head's atom term (`p(X,Y)`) when the head is a plain atom with arguments: the schema reads its
+        arguments by role (reasoner/law/schema.py)."""
+        head = self.node.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            return None
+        return head.atom.symbol if head.atom.symbol.ast_type == ast.ASTType.Function else None
 
     @cached_property
     def variables(self) -> list[str]:
@@ -235,6 +245,14 @@ class Encoding:
         """Every constant the encoding writes, as clingo parses it (no keyword, comment or string)."""
         return set().union(*(constant_names(node) for node in self.nodes))
 
+    def terms_named(self, name: str) -> Iterator[ast.AST]:
+        """Every term `name(...)` written in the encoding's rules and facts (heads, bodies, aggregates), in the
+        order they are written."""
+        for statement in self.statements:
+            for item in walk(statement.node):
+                if item.ast_type == ast.ASTType.Function and item.name == name and item.arguments:
+                    yield item
+
 
 def parse(name: str, file: Path) -> Encoding:
     """The encoding in `file`; EncodingSyntaxError with clingo's messages when it does not parse."""
@@ -258,6 +276,21 @@ def names(name: str) -> frozenset[str]:
     """The constants of encoding `name`, kept between runs while the file is unchanged."""
     return cached(f"rules-names-{name}", [encoding_path(name)], __name__,
                   lambda: frozenset(encoding(name).constant_names()), version=clingo.__version__)
+
+
+def param_order(name: str) -> tuple[str, ...]:
+    """The names of the params of ordinance `name` in the order its encoding first writes each (its fact, or a rule
+    that reads it before the fact), kept between runs while the file is unchanged: a walk of every rule is slow."""
+    def read() -> tuple[str, ...]:
+        found: dict[str, None] = {}
+        for term in encoding(name).terms_named(PARAM):
+            if len(term.arguments) == PARAM_FACT.arity and PARAM_FACT.value(term, "ordinance") == name:
+                label = PARAM_FACT.value(term, "name")
+                if isinstance(label, str):
+                    found.setdefault(label)
+        return tuple(found)
+
+    return cached(f"rules-param-order-{name}", [encoding_path(name)], __name__, read, version=clingo.__version__)
 
 
 def param_facts(file: Path) -> tuple[tuple[str, str, int, str], ...]:

@@ -20,14 +20,75 @@ local date-time in the zone beside it), `ordinance` (an ordinance's name), `dark
 unsure: reasoner/events/sun.py), or the vocabulary section (encodings/vocabulary.yaml) whose names it takes.
 Rules spread these roles to what they derive (reasoner/modes/wording.py); the difference of two instants is a
 duration in minutes.
+
+An atom's arguments are read by role, never by position: `OUTPUT["note"].value(atom, "clause")`, for an atom of the
+answer or an atom term of a rule (`argument` gives the argument itself). An output's first two roles are `ordinance`
+and `event`; an input's first is `event`. Only the batch's fast reader (reasoner/conclusions.py) reads by position.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import clingo
+from clingo import ast
+
+
+class RoleError(LookupError):
+    """A role a predicate's arguments do not have, or have more than once (session's `day`)."""
+
+
+class _Roles:
+    """Typed access to the arguments of an atom by the roles the schema declares for them."""
+
+    predicate: str
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        """The role of every argument, in order."""
+        raise NotImplementedError
+
+    @cached_property
+    def _indices(self) -> dict[str, int]:
+        signature = self.signature
+        return {role: index for index, role in enumerate(signature) if signature.count(role) == 1}
+
+    def index(self, role: str) -> int:
+        """The argument index of a role; RoleError for a role the predicate has not, or has more than once."""
+        found = self._indices.get(role)
+        if found is None:
+            how = "more than one argument" if role in self.signature else "no argument"
+            raise RoleError(f"{self.predicate}/{len(self.signature)} has {how} {role!r}; "
+                            f"its arguments are ({', '.join(self.signature)})")
+        return found
+
+    def argument(self, atom: Any, role: str) -> Any:
+        """The argument of `atom` in `role`: a clingo symbol of an answer, or a term of a rule's atom
+        (clingo.ast); ValueError for an atom of another predicate or arity."""
+        arguments = atom.arguments
+        if atom.name != self.predicate or len(arguments) != len(self.signature):
+            raise ValueError(f"{atom} is no {self.predicate}/{len(self.signature)} atom")
+        return arguments[self.index(role)]
+
+    def value(self, atom: Any, role: str) -> Any:
+        """The argument in `role` as a Python value: a number an int, a string a str, a constant its name (else
+        its text); of a rule's atom, the value of a constant term, None for a variable or an expression."""
+        term = self.argument(atom, role)
+        if not isinstance(term, clingo.Symbol):
+            if term.ast_type != ast.ASTType.SymbolicTerm:
+                return None
+            term = term.symbol
+        if term.type == clingo.SymbolType.Number:
+            return term.number
+        if term.type == clingo.SymbolType.String:
+            return term.string
+        return term.name if term.type == clingo.SymbolType.Function and not term.arguments and term.positive \
+            else str(term)
 
 
 @dataclass(frozen=True)
-class Input:
+class Input(_Roles):
     """A fact about an event (written by reasoner/events/atoms.py)."""
 
     predicate: str
@@ -39,9 +100,13 @@ class Input:
     def arity(self) -> int:
         return 1 + len(self.arguments)
 
+    @property
+    def signature(self) -> tuple[str, ...]:
+        return ("event", *self.arguments)
+
 
 @dataclass(frozen=True)
-class Output:
+class Output(_Roles):
     """A conclusion predicate: its kind in `evaluate`'s records and the roles of its arguments."""
 
     predicate: str
@@ -54,6 +119,10 @@ class Output:
     @property
     def arity(self) -> int:
         return 2 + len(self.roles)
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        return ("ordinance", "event", *self.roles)
 
     @property
     def named(self) -> bool:
@@ -135,6 +204,22 @@ OUTPUTS: tuple[Output, ...] = (
     Output("note", "interpretation", ("name", "clause")),
 )
 
+@dataclass(frozen=True)
+class Fact(_Roles):
+    """Any other atom whose arguments are read by role: a param, a fact about the law, a fact a mode derives."""
+
+    predicate: str
+    roles: tuple[str, ...]
+
+    @property
+    def arity(self) -> int:
+        return len(self.roles)
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        return self.roles
+
+
 # Input roles that are no vocabulary section.
 PLAIN_ROLES = ("number", "day", "minute", "zone", "instant", "ordinance", "darkness_state")
 
@@ -155,8 +240,12 @@ OUTPUT = {item.predicate: item for item in OUTPUTS}
 # The kinds of conclusion in the order a record lists them.
 KIND_ORDER: tuple[str, ...] = tuple(dict.fromkeys(item.kind for item in OUTPUTS))
 
-# Shown atoms that are no conclusions: the numbers an ordinance states.
+# Shown atoms that are no conclusions: the numbers an ordinance states, param(Ordinance, Name, Value, Clause).
 PARAM = "param"
+PARAM_FACT = Fact(PARAM, ("ordinance", "name", "value", "clause"))
+
+# Every shown atom of the encodings (conclusions and params), by (predicate, arity).
+SHOWN = {(item.predicate, item.arity): item for item in (*OUTPUTS, PARAM_FACT)}
 
 
 def named_outputs() -> tuple[Output, ...]:

@@ -46,8 +46,7 @@ def _catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for output in OUTPUTS:
         for atom in program.control.symbolic_atoms.by_signature(output.predicate, output.arity):
-            arguments = atom.symbol.arguments
-            if arguments[0] != own:
+            if output.argument(atom.symbol, "ordinance") != own:
                 continue
             read = read_atom(atom.symbol)
             if read is None:
@@ -66,16 +65,18 @@ def _catalog(ordinance: str) -> tuple[dict[str, Any], ...]:
     outputs = {(o.predicate, o.arity): o for o in OUTPUTS}
     for rule in encoding(ordinance).rules():
         output = outputs.get(rule.predicate)
-        arguments = rule.head.atom.symbol.arguments
-        if output is None or not all(a.ast_type == ast.ASTType.SymbolicTerm for a in
-                                     ([arguments[2]] if output.named else []) + [arguments[-1]]):
+        if output is None:
             continue
-        name = str(arguments[2].symbol) if output.named else output.predicate
+        head = rule.head_atom
+        written = [output.argument(head, role) for role in (("name", "clause") if output.named else ("clause",))]
+        if not all(a.ast_type == ast.ASTType.SymbolicTerm for a in written):
+            continue
+        name = str(written[0].symbol) if output.named else output.predicate
         entry = found.setdefault((output.kind, name), {"name": name, "kind": output.kind, "units": set(), "clauses": set()})
         unit = output.unit or (unit_of(name) if output.kind == "obligation" else None)
         if unit:
             entry["units"].add(unit)
-        entry["clauses"].add(arguments[-1].symbol.string)
+        entry["clauses"].add(written[-1].symbol.string)
     # The shared vocabulary's rules derive these from any conclusion of the other kind (vocabulary.lp):
     # a required item may be missing, a deadline met or missed, a duty stated to be unmet, and what an ordinance
     # regulates needs a permit when no exemption applies (whether or not a sample event is regulated).
@@ -110,13 +111,12 @@ def _names_derived(kind: str) -> frozenset[str] | None:
     from reasoner.law.rules import encoding
 
     output = next(o for o in OUTPUTS if o.kind == kind)
-    where = output.position("name")
     rules = [r for r in encoding("vocabulary").rules() if r.predicate == (output.predicate, output.arity)]
-    if where is None or not rules:
+    if "name" not in output.roles or not rules:
         return None
     found: set[str] = set()
     for rule in rules:
-        name = rule.head_args[where]
+        name = output.argument(rule.head_atom, "name")
         if name.ast_type != ast.ASTType.Variable:
             return None
         fixed = {guard.term.symbol.name for literal in rule.body

@@ -30,7 +30,7 @@ from reasoner.law.rules import Literal, Rule, encoding, variables
 from reasoner.law.rules import names as rules_names
 from reasoner.program import Program
 from reasoner.law.registry import registry
-from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUTS, named_outputs, whole_outputs
+from reasoner.law.schema import INPUT, INPUTS, LAW_FACTS, OUTPUT, OUTPUTS, PARAM, PARAM_FACT, SHOWN, named_outputs, whole_outputs
 from reasoner.events.sun import described
 from reasoner.modes.wording import CLOCK, DAY, DURATION, EVENT, INSTANT, ZONE, Wording, argument_kinds, duration, rule_variable_kinds, sentence, zone_of
 
@@ -129,9 +129,10 @@ def concludes(rule: Rule, name: str) -> bool:
     """Whether the rule's head is the conclusion `name`: the predicate itself, or named by its third argument."""
     if rule.predicate[0] == name:
         return True
-    arguments = rule.head.atom.symbol.arguments
-    return (rule.predicate[0] in NAMED_PREDICATES and len(arguments) > 2
-            and arguments[2].ast_type == ast.ASTType.SymbolicTerm and str(arguments[2].symbol) == name)
+    if NAMED_PREDICATES.get(rule.predicate[0]) != rule.predicate[1]:
+        return False
+    written = OUTPUT[rule.predicate[0]].argument(rule.head_atom, "name")
+    return written.ast_type == ast.ASTType.SymbolicTerm and str(written.symbol) == name
 
 
 def depends_on(rules: Sequence[Rule], conclusion: str) -> list[Rule]:
@@ -310,13 +311,14 @@ class Explainer:
         if not ordinance or not clause:
             return []
         interpretations = registry(ordinance).interpretations
+        note = OUTPUT["note"]
         if atom.name == "note":
-            name = atom.arguments[2].name
+            name = note.value(atom, "name")
             return [{"id": name, "clause": clause, "text": interpretations[name].text}] if name in interpretations else []
         found = []
-        for note in sorted(self._by_predicate.get(("note", 4), ())):
-            name, cited = note.arguments[2].name, note.arguments[3].string
-            if note.arguments[0].name != ordinance or name not in interpretations:
+        for atom_of_note in sorted(self._by_predicate.get(("note", note.arity), ())):
+            name, cited = note.value(atom_of_note, "name"), note.value(atom_of_note, "clause")
+            if note.value(atom_of_note, "ordinance") != ordinance or name not in interpretations:
                 continue
             concerns = interpretations[name].concerns  # a reading about some steps of its clause: those only
             if (cited == clause and not concerns) or \
@@ -346,14 +348,14 @@ class Explainer:
         node: dict[str, Any] = {"atom": str(atom), "text": self.wording.atom(atom), "holds": True}
         supports = self.support.get(atom)
         if not supports:
-            if atom.name == "param":
-                node.update(kind="parameter", clause=atom.arguments[3].string)
-                ordinance = atom.arguments[0].name
+            if atom.name == PARAM:
+                node.update(kind="parameter", clause=PARAM_FACT.value(atom, "clause"))
+                ordinance = PARAM_FACT.value(atom, "ordinance")
                 node.update(self._clause_info(node["clause"], ordinance))
             else:
                 node["kind"] = "fact" if atom.name in INPUT else "given"
                 if atom.name == "sun_darkness":  # not stated: read from the sun at the ordinance's place (sun.py)
-                    node["sun"] = self._sun_words(atom.arguments[1].name)
+                    node["sun"] = self._sun_words(INPUT["sun_darkness"].value(atom, "ordinance"))
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)
@@ -510,7 +512,7 @@ class Explainer:
         for rule in self.rules:
             if rule.predicate != (name, len(pattern)):
                 continue
-            if named and rule.head.atom.symbol.arguments[2].ast_type != ast.ASTType.SymbolicTerm:
+            if named and OUTPUT[name].argument(rule.head_atom, "name").ast_type != ast.ASTType.SymbolicTerm:
                 continue
             deepest: dict[int, tuple[int, dict]] = {}
             for position, bindings in self.blocked.get(rule.id, []):
@@ -622,8 +624,8 @@ class Explainer:
         found = []
         owner = clingo.Function(ordinance)
         for atom in sorted(self.atoms):
-            arguments = atom.arguments
-            if not arguments or arguments[0] != owner:
+            spec = SHOWN.get((atom.name, len(atom.arguments)))   # only a shown atom may be a conclusion
+            if spec is None or spec.argument(atom, "ordinance") != owner:
                 continue
             read = read_text(str(atom), lambda: atom)   # None for what is no conclusion (a param, say)
             if read is None:
@@ -637,7 +639,7 @@ def cited_clause(atom: clingo.Symbol) -> str | None:
     """The clause a conclusion atom carries (its last argument, as `evaluate` reads it); None for other atoms."""
     if (atom.name, len(atom.arguments)) not in CONCLUSION_SIGNATURES:
         return None
-    last = atom.arguments[-1]
+    last = OUTPUT[atom.name].argument(atom, "clause")
     return last.string if last.type == clingo.SymbolType.String else None
 
 
@@ -645,7 +647,7 @@ def _head_clause(rule: Rule, bindings: dict[str, clingo.Symbol]) -> str | None:
     """The clause a rule's head cites: written in it, or bound by the body as far as it got (a table's clause)."""
     if rule.predicate not in CONCLUSION_SIGNATURES:
         return None
-    last = rule.head.atom.symbol.arguments[-1]
+    last = OUTPUT[rule.predicate[0]].argument(rule.head_atom, "clause")
     if last.ast_type == ast.ASTType.SymbolicTerm:
         value = last.symbol
     elif last.ast_type == ast.ASTType.Variable:

@@ -45,10 +45,12 @@ MAX_GRID_INTERVALS = 50
 DEFAULT_MAX_STEPS = 20
 MAX_POINTS = 5000
 
-# Output predicates -> the kind of conclusion they become in `evaluate`, and the positions of their amounts
-# among the arguments after (Ordinance, Event): both from the schema.
+# Output predicates -> the kind of conclusion they become in `evaluate`, and the positions of their amounts and
+# of their name among the arguments after (Ordinance, Event), which a signature reads from the atom's text: all
+# from the schema.
 PREDICATE_KIND = {output.predicate: output.kind for output in OUTPUTS}
 VALUE_ARGUMENTS = {output.predicate: value_positions(output) for output in OUTPUTS if value_positions(output)}
+NAME_ARGUMENT = {output.predicate: output.roles.index("name") for output in OUTPUTS if "name" in output.roles}
 VALUE_FIELDS = ("value", "required", "provided", "min", "max")
 
 _ATOM = re.compile(r"^(\w+)\((\w+),(\d+),(.*)\)$")
@@ -227,7 +229,7 @@ def signatures(events: Sequence[Event], ordinances: Sequence[str], kinds: Sequen
         if kind not in wanted:
             continue
         arguments = _ARGUMENT.findall(rest)
-        name = "permits" if predicate == "permits" else arguments[0]
+        name = arguments[NAME_ARGUMENT[predicate]] if predicate in NAME_ARGUMENT else predicate
         if (ordinance, kind, name) in blank:
             for position in VALUE_ARGUMENTS.get(predicate, ()):
                 arguments[position] = "_"

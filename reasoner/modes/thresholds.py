@@ -1,7 +1,8 @@
 """Every number the ordinances state: the `param(Ordinance, Name, Value, Clause)` facts of the encodings.
 
-Values come from the solver's answer (the encodings state each number once, as a param fact), the
-heading and the words around the number from the clause registry. Nothing here restates a number.
+Values and their order come from the encodings' one reader (reasoner/law/rules.py: the encodings state each
+number once, as a param fact), the heading and the words around the number from the clause registry. Nothing
+here restates a number.
 """
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from collections.abc import Sequence
 from itertools import permutations
 from typing import Any
 
+from reasoner.law import rules
 from reasoner.law.registry import registry
-from reasoner.program import check_ordinances, encoding_text, law
+from reasoner.program import check_ordinances
 
 # Small numbers are often spelled out in the text ("one gallon", "four gates").
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -19,20 +21,16 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 SNIPPET = 70
 
 
-def _params(ordinances: tuple[str, ...]) -> tuple[tuple[str, str, int, str], ...]:
-    return law(ordinances).params
-
-
 def param_values(ordinances: Sequence[str] | None = None) -> dict[tuple[str, str], int]:
     """{(ordinance, name): value} for every param fact of the chosen ordinances (default: every encoded one)."""
     chosen = check_ordinances(ordinances)
-    return {(o, n): v for o, n, v, _ in _params(chosen)}
+    return {(o, n): v for o, n, v, _ in rules.params(chosen)}
 
 
-def _position(ordinance: str, name: str) -> int:
-    """Where the param stands in its encoding, so that the table follows the ordinance's order."""
-    match = re.search(rf"param\(\s*{re.escape(ordinance)}\s*,\s*{re.escape(name)}\s*,", encoding_text(ordinance))
-    return match.start() if match else 1 << 30
+def _first_written(ordinance: str) -> dict[str, int]:
+    """Where each of the ordinance's params is first written in its encoding (its fact, or a rule that reads it
+    before), so that the table follows the ordinance's order."""
+    return {name: index for index, name in enumerate(rules.param_order(ordinance))}
 
 
 def _forms(value: int) -> list[str]:
@@ -87,14 +85,14 @@ def words_around(text: str, value: int, name: str = "", taken: frozenset[int] = 
     return _snippet(text, max(free, key=lambda m: _fit(text, m, name))) if free else None
 
 
-def _places(text: str, value: int, names: Sequence[str], ordinance: str) -> dict[str, frozenset[int]]:
+def _places(text: str, value: int, names: Sequence[str], position: dict[str, int]) -> dict[str, frozenset[int]]:
     """For params of one clause that state the same value, the places each leaves to the others, chosen together:
     the most of each name's words in the part of the sentence around its place, then places in the order the
     encoding states the params (which follows the text), then nearness. So fire_legal_liability_usd takes "fire
     legal liability policy in the amount of $2,000,000" and liability_insurance_usd the general liability
     policy's; nurse_threshold "5,000 or more" and persons_per_nurse "for each 5,000 persons"."""
     matches = _matches(text, value)[:8]  # placings grow factorially; no clause writes one number more often
-    ordered = sorted(names, key=lambda name: _position(ordinance, name))
+    ordered = sorted(names, key=position.__getitem__)
     if len(matches) < len(ordered):
         return dict.fromkeys(names, frozenset())
 
@@ -113,21 +111,24 @@ def thresholds(ordinances: Sequence[str] | None = None) -> list[dict[str, Any]]:
     chosen = check_ordinances(ordinances)
     rank = {name: index for index, name in enumerate(chosen)}
     rows = []
-    params = _params(chosen)
+    params = rules.params(chosen)
+    written = {ordinance: _first_written(ordinance) for ordinance in chosen}
+    position = {(ordinance, name): written[ordinance][name] for ordinance, name, _, _ in params}
     sharing: dict[tuple[str, str, int], list[str]] = {}
     for ordinance, name, value, clause_id in params:
         sharing.setdefault((ordinance, clause_id, value), []).append(name)
     for ordinance, name, value, clause_id in params:
         clause = registry(ordinance).clause(clause_id)
         names = sharing[(ordinance, clause_id, value)]
-        taken = _places(clause.text, value, names, ordinance)[name] if clause and len(names) > 1 else frozenset()
+        taken = _places(clause.text, value, names, {n: position[(ordinance, n)] for n in names})[name] \
+            if clause and len(names) > 1 else frozenset()
         rows.append({
             "ordinance": ordinance, "name": name, "value": value, "clause": clause_id,
             "heading": clause.heading if clause else None,
             "numbering": clause.numbering if clause else None,
             "words": words_around(clause.text, value, name, taken) if clause else None,
         })
-    rows.sort(key=lambda r: (rank[r["ordinance"]], _position(r["ordinance"], r["name"])))
+    rows.sort(key=lambda r: (rank[r["ordinance"]], position[(r["ordinance"], r["name"])]))
     return rows
 
 

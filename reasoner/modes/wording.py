@@ -20,7 +20,7 @@ from clingo import ast
 
 from reasoner.events.clocks import zone as time_zone
 from reasoner.law.rules import variable_nodes
-from reasoner.law.schema import INPUT, LAW_FACTS, OUTPUT, PARAM
+from reasoner.law.schema import INPUT, LAW_FACTS, OUTPUT, PARAM, PARAM_FACT
 
 DAY, CLOCK, EVENT, INSTANT, DURATION, ZONE = "date", "clock", "event", "instant", "duration", "zone"
 YEAR = "year"  # a calendar year, written as a year is ({Y:year}: 2027, not 2,027)
@@ -127,9 +127,11 @@ def _atom_kinds(atom: ast.AST | None, kinds: dict, found: dict[str, str], skip: 
     if atom is None:
         return
     arguments = atom.arguments
-    if atom.name == PARAM and len(arguments) == 4 and arguments[1].ast_type == ast.ASTType.SymbolicTerm \
-            and str(arguments[1].symbol).endswith("_minute") and arguments[2].ast_type == ast.ASTType.Variable:
-        found.setdefault(arguments[2].name, CLOCK)
+    if atom.name == PARAM and len(arguments) == PARAM_FACT.arity:
+        label, value = PARAM_FACT.argument(atom, "name"), PARAM_FACT.argument(atom, "value")
+        if label.ast_type == ast.ASTType.SymbolicTerm and str(label.symbol).endswith("_minute") \
+                and value.ast_type == ast.ASTType.Variable:
+            found.setdefault(value.name, CLOCK)
     for index, argument in enumerate(arguments):
         kind = kinds.get((atom.name, len(arguments), index))
         if kind and argument.ast_type == ast.ASTType.Variable and argument.name not in skip:
@@ -244,9 +246,9 @@ class Wording:
     def pattern(self, name: str, arguments: Sequence[clingo.Symbol | None]) -> str:
         """An atom, some arguments possibly open (None), as a phrase."""
         shown = self._arguments(name, arguments)
-        if name == PARAM and len(arguments) == 4:
-            label = words(shown[1]).removesuffix(" minute")
-            return f"{label}: {self._parameter(arguments[1], arguments[2])}"
+        if name == PARAM and len(arguments) == PARAM_FACT.arity:
+            label, value = PARAM_FACT.index("name"), PARAM_FACT.index("value")
+            return f"{words(shown[label]).removesuffix(' minute')}: {self._parameter(arguments[label], arguments[value])}"
         if name in OUTPUT and len(arguments) == OUTPUT[name].arity:
             return self._conclusion(name, arguments, shown)
         if name in INPUT and len(arguments) == INPUT[name].arity:
@@ -265,8 +267,8 @@ class Wording:
 
     def _conclusion(self, name: str, arguments: Sequence[clingo.Symbol | None], shown: list[str]) -> str:
         output = OUTPUT[name]
-        role = {r: shown[2 + i] for i, r in enumerate(output.roles)}
-        given = {r: arguments[2 + i] is not None for i, r in enumerate(output.roles)}
+        role = {r: shown[output.index(r)] for r in output.roles}
+        given = {r: arguments[output.index(r)] is not None for r in output.roles}
         subject = role.get("name") if given.get("name") else None
         if name == "regulated":
             return "the ordinance regulates the event"
@@ -275,13 +277,13 @@ class Wording:
         if name == "permits":
             return f"{role['value']} permit(s) or license(s)" if given["value"] else "a number of permits"
         if name in ("quantity", "shortfall"):  # an amount in parts of its unit (vocabulary `parts`) as its decimal
-            item = arguments[2 + output.roles.index("name")]
+            item = arguments[output.index("name")]
             for key in ("value", "required", "provided"):
                 if key in role and given[key]:
-                    role[key] = _in_parts(item, arguments[2 + output.roles.index(key)], role[key])
+                    role[key] = _in_parts(item, arguments[output.index(key)], role[key])
         if name == "quantity":
             # a count is its number ("toilets: 12"); another unit is said ("bond: 10,000 usd")
-            unit = "" if given["unit"] and str(arguments[2 + output.roles.index("unit")]) == "count" else \
+            unit = "" if given["unit"] and str(arguments[output.index("unit")]) == "count" else \
                 f" {words(role['unit'])}"
             amount = f"{role['value']}{unit}" if given["value"] and given["unit"] else "an amount"
             return f"{subject or 'an obligation'}: {amount}"
@@ -345,8 +347,10 @@ class Wording:
         template = templates.get(name)
         if template is None:
             return f"{words(name)}: {', '.join(rest)}"
-        if name == "provided" and len(arguments) == 3 and arguments[2] is not None:  # an amount kept in parts
-            rest[1] = _in_parts(arguments[1], arguments[2], rest[1])
+        if name == "provided" and len(arguments) == INPUT[name].arity:  # an amount kept in parts
+            amount = INPUT[name].index("number")
+            if arguments[amount] is not None:
+                rest[amount - 1] = _in_parts(arguments[INPUT[name].index("obligations")], arguments[amount], rest[amount - 1])
         return template.format(*rest, e=self.event_id, a0=article(rest[0]) if rest else "a")
 
     def noun(self, name: str) -> str:

@@ -34,7 +34,7 @@ from clingo import ast
 from reasoner.law.conventions import folded
 from reasoner.law.rules import Encoding, EncodingSyntaxError, encoding, parse
 from reasoner.law.rules import constant as _constant
-from reasoner.law.schema import INPUT, enumerated_arguments
+from reasoner.law.schema import INPUT, OUTPUT, PARAM, PARAM_FACT, SHOWN, enumerated_arguments
 from reasoner.law.locator import encoded_ordinances, registry_path
 from reasoner.law.ordinances import unfinished_metadata
 from reasoner.law.vocabulary import names
@@ -122,8 +122,9 @@ class _Checker:
         """{number: param name} of this ordinance's param facts, as its encoding writes them."""
         found: dict[int, str] = {}
         for statement in self.enc.statements if self.enc else ():
-            if statement.predicate == ("param", 4) and not statement.body:
-                value, name = _constant(statement.head_args[2]), _constant(statement.head_args[1])
+            if statement.predicate == (PARAM, PARAM_FACT.arity) and not statement.body:
+                head = statement.head_atom
+                value, name = _constant(PARAM_FACT.argument(head, "value")), _constant(PARAM_FACT.argument(head, "name"))
                 if value is not None and value.type == clingo.SymbolType.Number and value.number > 1:
                     found.setdefault(value.number, str(name))
         return found
@@ -184,7 +185,8 @@ class _Checker:
                 continue
             where = self.enc.at(statement.line)
             name = statement.predicate[0]
-            first, last = statement.head_args[0], statement.head_args[-1]
+            spec = SHOWN[statement.predicate]
+            first, last = spec.argument(statement.head_atom, "ordinance"), spec.argument(statement.head_atom, "clause")
             if _constant(first) != own:
                 self.problem(where, f"{name}/{statement.predicate[1]} is concluded for {first}, not for {self.ordinance}")
             clause = _constant(last)
@@ -200,10 +202,11 @@ class _Checker:
                 self.problem(where, f"{name}/{statement.predicate[1]} cites {clause.string!r} under the `% §` header of "
                                     f"{header!r}: open a block for {clause.string!r}, or take the clause from a table")
             if name == "note":
-                note = _constant(statement.head_args[2])
+                written = spec.argument(statement.head_atom, "name")
+                note = _constant(written)
                 registered = interpretations.get(note.name) if note is not None and note.type == clingo.SymbolType.Function else None
                 if registered is None:
-                    self.problem(where, f"note {statement.head_args[2]} is not a registered interpretation")
+                    self.problem(where, f"note {written} is not a registered interpretation")
                 elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
                     self.problem(where, f"note {note.name} cites {clause.string!r}; the registry names {registered.get('clause')!r}")
 
@@ -218,14 +221,15 @@ class _Checker:
             if statement.predicate == ("param", 4):
                 if statement.body:
                     self.problem(where, "param/4 is derived by a rule; a parameter is stated as a fact")
-                owner, label, value, clause = (_constant(a) for a in statement.head_args)
+                head = statement.head_atom
+                owner, label, value, clause = (_constant(PARAM_FACT.argument(head, role)) for role in PARAM_FACT.roles)
                 if owner != own:
-                    self.problem(where, f"param/4 declared for {statement.head_args[0]}, not for {self.ordinance}")
+                    self.problem(where, f"param/4 declared for {PARAM_FACT.argument(head, 'ordinance')}, not for {self.ordinance}")
                 if label is None or label.type != clingo.SymbolType.Function:
-                    self.problem(where, f"param/4 name {statement.head_args[1]} is not a constant")
+                    self.problem(where, f"param/4 name {PARAM_FACT.argument(head, 'name')} is not a constant")
                     continue
                 if value is None or value.type != clingo.SymbolType.Number:
-                    self.problem(where, f"param {label.name} has value {statement.head_args[2]}, not a number")
+                    self.problem(where, f"param {label.name} has value {PARAM_FACT.argument(head, 'value')}, not a number")
                 if clause is None or clause.type != clingo.SymbolType.String:
                     self.problem(where, f"param {label.name} states no clause id")
                 elif clause.string not in clauses:
@@ -241,8 +245,9 @@ class _Checker:
                 if number not in UNIT_CONVERSIONS and not (number + 1 in UNIT_CONVERSIONS and number + 1 in numbers):
                     self.problem(where, f"the number {number} is written into a rule; state it once as param/4 with its clause")
         self.report.counts["parameters"] = len(declared)
-        read = {str(_constant(t.arguments[1])) for s in self.enc.statements if s.predicate != ("param", 4)
-                for t, _ in s.atoms if t.name == "param" and len(t.arguments) == 4 and _constant(t.arguments[1])}
+        read = {str(_constant(PARAM_FACT.argument(t, "name"))) for s in self.enc.statements if s.predicate != (PARAM, 4)
+                for t, _ in s.atoms if t.name == PARAM and len(t.arguments) == PARAM_FACT.arity
+                and _constant(PARAM_FACT.argument(t, "name"))}
         # A parameter no rule reads is still shown with its clause (e.g. a fact the output reports).
         self.report.counts["parameters_not_read_by_rules"] = len(set(declared) - read)
 
@@ -275,8 +280,8 @@ class _Checker:
         assert self.enc is not None
         emitted = set()
         for statement in self.enc.statements:
-            if statement.predicate == ("note", 4):
-                note = _constant(statement.head_args[2])
+            if statement.predicate == ("note", OUTPUT["note"].arity):
+                note = _constant(OUTPUT["note"].argument(statement.head_atom, "name"))
                 if note is not None:
                     emitted.add(str(note))
         for nid, entry in interpretations.items():
@@ -446,22 +451,26 @@ class _Checker:
             self.problem(self.enc.path if self.enc else self.ordinance, "the program has no answer set for the sample facts")
         own = clingo.Function(self.ordinance)
         cited = self.enc.cited()  # a quoted clause id that is not registered is reported where it is written
-        foreign = {(s.predicate, str(_constant(s.head_args[0]))) for s in self.enc.statements if s.predicate in self.shown}
+        foreign = {(s.predicate, str(_constant(SHOWN[s.predicate].argument(s.head_atom, "ordinance"))))
+                   for s in self.enc.statements if s.predicate in self.shown}
         derivable = 0
         for name, arity in sorted(self.shown):
             for atom in control.symbolic_atoms.by_signature(name, arity):
                 symbol = atom.symbol
                 derivable += 1
                 where = f"{self.enc.path if self.enc else self.ordinance} (ground: {symbol})"
-                if symbol.arguments[0] != own and ((name, arity), str(symbol.arguments[0])) not in foreign:
-                    self.problem(where, f"a conclusion for {symbol.arguments[0]}, not for {self.ordinance}")
-                clause = symbol.arguments[-1]
+                spec = SHOWN[(name, arity)]
+                owner = spec.argument(symbol, "ordinance")
+                if owner != own and ((name, arity), str(owner)) not in foreign:
+                    self.problem(where, f"a conclusion for {owner}, not for {self.ordinance}")
+                clause = spec.argument(symbol, "clause")
                 if clause.type != clingo.SymbolType.String or (clause.string not in clauses and clause.string not in cited):
                     self.problem(where, f"cites {clause}, which is not a registered clause")
                 if name == "note":
-                    registered = interpretations.get(str(symbol.arguments[2]))
+                    note = OUTPUT["note"].argument(symbol, "name")
+                    registered = interpretations.get(str(note))
                     if registered is None:
-                        self.problem(where, f"note {symbol.arguments[2]} is not a registered interpretation")
+                        self.problem(where, f"note {note} is not a registered interpretation")
                     elif clause.type == clingo.SymbolType.String and str(registered.get("clause")) != clause.string:
                         self.problem(where, f"note cites {clause.string!r}; the registry names {registered.get('clause')!r}")
         self.report.counts["derivable_conclusions_sampled"] = derivable
