@@ -122,7 +122,7 @@ def _state(ordinance: str, start: datetime, end: datetime, start_occurrence: str
     return _exact(ordinance, days, begins, ends, down)
 
 
-def _exact(ordinance: str, days: list[date], begins: float, ends: float, down: bool) -> str:
+def _exact(ordinance: str, days: list[date], begins: float, ends: float, down: bool = False) -> str:
     dark = 0  # a bit for each corner where the session reaches darkness
     for day in days:
         for k, (dark_from, dark_until) in enumerate(_night(ordinance, day, down)):
