@@ -24,10 +24,10 @@ from reasoner.conclusions import merge_items, read_atom
 from reasoner.events.model import Event, Range
 from reasoner.events.rules import UNKNOWN_ENUMS
 from reasoner.points import end_points, number_points
-from reasoner.program import Program
+from reasoner.program import Program, readings_in_force
 from reasoner.law.reasons import reason_text
 from reasoner.law.schema import OUTPUT, Fact, Output, unknown_inputs
-from reasoner.events.sun import end_minutes, readings
+from reasoner.events.sun import SUNSET_TO_SUNRISE, end_minutes, readings
 from reasoner.law.ordinances import record_heading
 from reasoner.law.vocabulary import names
 
@@ -135,14 +135,15 @@ def unknowns_of(event: Event, index: int, ordinances: tuple[str, ...]) -> list[U
 def _session_end_points(event: Event, ordinances: tuple[str, ...], position: int) -> set[datetime]:
     """The ends of session `position` within its range where a conclusion can change (reasoner/points.py), counted
     from the session's start and from every earlier session's (a stretch it may close), with the minutes darkness
-    begins by the sun at the chosen ordinances' places (reasoner/events/sun.py)."""
+    begins by the sun at the chosen ordinances' places on the reading applied (reasoner/events/sun.py)."""
     runs = event.schedule.runs
     session = runs[position]
     low, high = session.open_end.min, session.open_end.max
     origins = [s.start for s in runs[:position + 1]]
     points = {low, high} | end_points(ordinances, session.start, origins, high)
+    down = {o for (o, _), reading in readings_in_force().items() if reading == SUNSET_TO_SUNRISE}
     for ordinance in set(ordinances) & set(readings()):
-        points |= {p for p in end_minutes(ordinance, session.start, high) if session.start < p}
+        points |= {p for p in end_minutes(ordinance, session.start, high, ordinance in down) if session.start < p}
     points |= {s.start for s in runs[position + 1:position + 2]}  # touching the next session
     return {p for p in points if low <= p <= high}
 

@@ -251,3 +251,89 @@ def _nodes(report: dict) -> list[dict]:
         todo += node.get("children", [])
     return found
 
+
+
+# ---- issue 29: the alternative reading sunset_to_sunrise, the hours the sun is down (encodings/vocabulary.lp sun_down)
+
+def _sunsets(ordinance: str, day: date) -> tuple[datetime, datetime]:
+    """The earliest and latest sunset on `day` across the extent, local clock."""
+    falls = [fall.replace(tzinfo=None) for _, fall in sun_times(ordinance, day)]
+    return min(falls), max(falls)
+
+
+@pytest.mark.parametrize("ordinance", sorted(LIGHTING))
+@pytest.mark.parametrize("day", [date(2027, 3, 20), date(2027, 6, 21), date(2027, 8, 6), date(2027, 12, 21)])
+def test_from_sunset_to_sunrise_twenty_minutes_after_the_last_sunset_is_dark_and_before_the_first_light(ordinance, day):
+    """Twenty minutes after the extent's last sunset the sun is down everywhere; darkness half an hour after sunset
+    has not come everywhere (nowhere, in a county). Ten minutes before the first sunset is light on both readings."""
+    earliest, latest = _sunsets(ordinance, day)
+    morning = f"{day.isoformat()}T10:00"
+    after = _session(morning, (latest + timedelta(minutes=20)).isoformat(timespec="minutes"))
+    before = _session(morning, (earliest - timedelta(minutes=10)).isoformat(timespec="minutes"))
+    assert session_darkness(ordinance, after, down=True) == "dark"
+    assert session_darkness(ordinance, after) == ("light" if latest - earliest < timedelta(minutes=9) else "unsure")
+    assert session_darkness(ordinance, before, down=True) == session_darkness(ordinance, before) == "light"
+
+
+@pytest.mark.parametrize("ordinance", sorted(LIGHTING))
+def test_the_sun_is_down_whenever_it_is_dark(ordinance):
+    """Why sun_down is stated only where it differs from sun_darkness: on sunset_to_sunrise a session is never less
+    dark than on the half-hour reading, so the alternative can only find it darker (unsure or dark)."""
+    for minutes in range(0, 365 * 1440, 1733):
+        start = datetime(2027, 1, 1) + timedelta(minutes=minutes)
+        for hours in (1, 5, 11):
+            session = _session(start.isoformat(), (start + timedelta(hours=hours)).isoformat())
+            assert ORDER[session_darkness(ordinance, session, down=True)] >= ORDER[session_darkness(ordinance, session)]
+
+
+@pytest.mark.parametrize("ordinance", sorted(LIGHTING))
+def test_the_bounds_that_spare_the_exact_sun_hold_from_sunset_to_sunrise_too(ordinance):
+    from reasoner.events import sun
+
+    day = date(2027, 1, 1)
+    while day.year == 2027:
+        low_from, high_from, low_until, high_until = sun._envelope(ordinance, day.toordinal(), True)
+        for dark_from, dark_until in sun._night(ordinance, day, True):
+            assert low_from <= dark_from <= high_from and low_until <= dark_until <= high_until, day
+        day += timedelta(days=1)
+    tz_name = sun.ordinance_time_zones()[ordinance]
+    for minutes in range(0, 365 * 1440, 1997):
+        start = datetime(2027, 1, 1) + timedelta(minutes=minutes)
+        for hours in (2, 13):
+            end = start + timedelta(hours=hours)
+            days = [start.date() + timedelta(days=d) for d in range(-1, (end.date() - start.date()).days + 1)]
+            exact = sun._exact(ordinance, days, sun._instant(start, tz_name, None).timestamp(),
+                               sun._instant(end, tz_name, None).timestamp(), True)
+            assert sun._state(ordinance, start, end, None, None, True) == exact, (start, end)
+
+
+def test_sun_down_is_stated_only_where_the_reading_finds_the_sessions_darker():
+    from reasoner.events.atoms import sun_facts
+
+    dusk = [_session("2027-08-06T10:00", "2027-08-06T20:45")]  # 20 minutes after Trempealeau County's last sunset
+    facts = {(name, args[1]): args[2] for name, args in sun_facts(1, dusk)}
+    assert facts[("sun_darkness", "trempealeau")] == "light" and facts[("sun_down", "trempealeau")] == "dark"
+    assert facts[("sun_darkness", "village")] == "unsure" and facts[("sun_down", "village")] == "dark"
+    for day in ([_session("2027-08-06T10:00", "2027-08-06T18:00")], [_session("2027-08-06T10:00", "2027-08-06T23:00")]):
+        assert not [name for name, _ in sun_facts(1, day) if name == "sun_down"]  # light at noon, dark at night: as before
+
+
+def test_on_sunset_to_sunrise_the_explanation_gives_the_sun_without_the_half_hour():
+    from reasoner.modes.explain import explain
+    from reasoner.events.loading import parse_events
+    from reasoner.program import chosen_readings
+
+    dusk = {**_festival("21:25", start="10:00"), "schedule": {"start": "2027-08-06T10:00", "end": "2027-08-06T21:25"},
+            "attendance": {"expected_max": 1000}}
+    [event] = parse_events(dusk, "test")
+    with chosen_readings([(("gem", "darkness_read_from_sun"), "sunset_to_sunrise")]):
+        report = explain(event, "gem", "illumination_footcandles")
+    [sun] = {n["sun"] for n in _nodes(report) if n["atom"] == "sun_down(1,gem,dark)"}
+    assert sun == ("the session from 10:00 a.m. on 2027-08-06 to 9:25 p.m. on 2027-08-06: sunset at 9:05 p.m. MDT on "
+                   "2027-08-06 at the north-western corner of the extent: dark from 9:05 p.m. MDT")
+    night = {**dusk, "schedule": {"start": "2027-08-06T10:00", "end": "2027-08-06T23:00"}}  # dark on both: sun_darkness
+    [event] = parse_events(night, "test")
+    with chosen_readings([(("gem", "darkness_read_from_sun"), "sunset_to_sunrise")]):
+        report = explain(event, "gem", "illumination_footcandles")
+    [sun] = {n["sun"] for n in _nodes(report) if n["atom"] == "sun_darkness(1,gem,dark)"}
+    assert "plus 30 minutes" not in sun and sun.endswith("dark from 9:05 p.m. MDT")

@@ -26,6 +26,14 @@ LATE_CONCERT = {"id": "late-concert", "kinds": ["concert"], "attendance": {"expe
                 "schedule": {"start": "2027-07-17T18:00", "end": "2027-07-18T01:00"},
                 "site": {"kind": "open_land"}, "organizer": {"kind": "individual"}}
 
+# Trempealeau County's last sunset on 2027-08-06 is 8:25 p.m. CDT: ending twenty minutes later, the fair is in darkness
+# from sunset to sunrise (darkness_read_from_sun=sunset_to_sunrise) and not half an hour after sunset (the default).
+DUSK = {"id": "dusk-fair", "kinds": ["fair"], "attendance": {"expected_max": 3000},
+        "schedule": {"start": "2027-08-06T08:00", "end": "2027-08-06T20:45"},
+        "site": {"kind": "open_land"}, "organizer": {"kind": "individual"}}
+UNKNOWN_DUSK = {**DUSK, "schedule": {"start": "2027-08-06T08:00",
+                                     "end": {"min": "2027-08-06T20:00", "max": "2027-08-06T21:30"}}}
+
 
 def event(record):
     [found] = parse_events(record, "test")
@@ -111,7 +119,7 @@ def test_an_answer_no_reading_moves_is_said_to_hold_whatever_the_reading():
 
 
 @pytest.mark.parametrize("record", [WEDDING, LATE_CONCERT, {**LATE_CONCERT, "kinds": ["wedding"]},
-                                    {**WEDDING, "site": {"kind": "permanent_venue", "seating_capacity": 400}}])
+                                    {**WEDDING, "site": {"kind": "permanent_venue", "seating_capacity": 400}}, DUSK])
 @pytest.mark.parametrize("ordinance", ["fulton", "trempealeau"])
 def test_one_solve_over_every_combination_agrees_with_an_evaluation_of_each(record, ordinance):
     """What the one solve reports as holding under some combination only is what plain evaluations, one per
@@ -375,7 +383,8 @@ def _items(record):
 
 
 @pytest.mark.parametrize("record, ordinance", [(LATE_CAMP, "mississippi"), (RANGED_WEDDING, "fulton"),
-                                               (UNKNOWN_CONCERT, "trempealeau"), (UNKNOWN_CONCERT, "connecticut")])
+                                               (UNKNOWN_CONCERT, "trempealeau"), (UNKNOWN_CONCERT, "connecticut"),
+                                               (UNKNOWN_DUSK, "trempealeau"), (UNKNOWN_DUSK, "gem")])
 def test_over_unknown_facts_what_a_reading_moves_is_what_a_hand_chosen_evaluation_changes(record, ordinance):
     """For an event with unknown facts, the answers said to turn on a reading are exactly those whose values or
     certainty (certain in every completion, possible in some) differ between the default and a plain evaluation
@@ -393,3 +402,29 @@ def test_over_unknown_facts_what_a_reading_moves_is_what_a_hand_chosen_evaluatio
                 other = _items(evaluate_any([the_event], [ordinance])[0])
             found |= {(k, n, interpretation, reading) for k, n, _, _ in default ^ other}
     assert said == found
+
+
+def test_the_lighting_duty_of_a_fair_ending_after_sunset_turns_on_how_darkness_is_read():
+    """The default reads darkness from half an hour after sunset, so the fair ending twenty minutes after it needs no
+    lighting; from sunset to sunrise it does, and `reasoner readings` says which reading decides it."""
+    [report] = depends(event(DUSK), ["trempealeau"])
+    [lighting] = [d for d in report["depends_on_readings"] if d["name"] == "illumination_footcandles"]
+    assert lighting["default"] is None
+    assert [(u["interpretation"], u["reading"]) for u in lighting["readings"]] == [("darkness_read_from_sun", "sunset_to_sunrise")]
+    dark = next(c for c in report["choices"] if c["interpretation"] == "darkness_read_from_sun")
+    assert dark["default"] == "half_hour_twilight" and [a["reading"] for a in dark["alternatives"]] == ["sunset_to_sunrise"]
+
+
+def test_over_an_unknown_end_the_reading_from_sunset_counts_the_minutes_the_sun_sets():
+    """An end left open between 8:00 and 9:30 p.m.: on sunset_to_sunrise the lighting is possible from the minute after
+    the last sunset, which the end points must include (not only the minutes darkness begins half an hour later)."""
+    from reasoner.unknowns import unknowns_of
+
+    the_event = event(UNKNOWN_DUSK)
+    default = {value for u in unknowns_of(the_event, 1, ("trempealeau",)) for value, _ in u.values}
+    with chosen_readings([(("trempealeau", "darkness_read_from_sun"), "sunset_to_sunrise")]):
+        down = {value for u in unknowns_of(the_event, 1, ("trempealeau",)) for value, _ in u.values}
+        [record] = evaluate_any([the_event], ["trempealeau"])
+    assert "2027-08-06T20:26" in down - default  # the minute after the north-western sunset (8:25 p.m. CDT)
+    lighting = [c for c in record["conclusions"] if c["name"] == "illumination_footcandles"]
+    assert lighting and all(c.get("certainty") == "possible" for c in lighting)

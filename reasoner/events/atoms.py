@@ -168,12 +168,18 @@ def session_facts(e: int, session: Session) -> list[Fact]:
 
 def sun_facts(e: int, sessions: list[Session]) -> list[Fact]:
     """The darkness each ordinance that reads it finds from the sun over these sessions (reasoner/events/sun.py): one
-    sun_darkness(E,O,State) for each, the state the sessions take together."""
+    sun_darkness(E,O,State) for each, the state the sessions take together; and sun_down(E,O,State), their state on
+    the reading sunset_to_sunrise, where it differs. The sun is down whenever it is dark, so it differs only from a
+    state that is not dark, and only for a session near sunset or sunrise: the facts of most events are as before."""
     found = []
     for ordinance in readings():
         state = combined({session_darkness(ordinance, session) for session in sessions})
         if state is not None:
             found.append(_atom("sun_darkness", e, ordinance, state))
+            if state != "dark":
+                down = combined({session_darkness(ordinance, session, down=True) for session in sessions})
+                if down != state:
+                    found.append(_atom("sun_down", e, ordinance, down))
     return found
 
 

@@ -7,6 +7,10 @@ sunset darkness begins and how long before sunrise it ends are the law's reading
 that reads darkness as `param(O, darkness_after_sunset_minutes, M, C)` and `darkness_before_sunrise_minutes`
 (encodings/vocabulary.lp: reads_darkness/1); they are read here from the encodings, never written here.
 
+The alternative reading of every such text, sunset_to_sunrise (encodings/vocabulary.lp: sun_down/3), takes the hours
+of darkness as the hours the sun is down, from sunset to sunrise: no minutes on either side, so no number of law
+(`SUN_DOWN`). Its state is computed beside the default one, and stated only where it differs.
+
 A session is dark at a corner if it overlaps some night's darkness there (it runs past sunset plus the minutes
 after, having begun before the next sunrise less the minutes before); the session is `dark` if so at every corner,
 `light` if at none, and `unsure` where the corners disagree. Sun times are computed once per ordinance and date.
@@ -42,6 +46,15 @@ class Reading:
     clauses: tuple[str, str]
 
 
+SUNSET_TO_SUNRISE = "sunset_to_sunrise"  # the alternative reading's id, as each text's registry names it
+SUN_DOWN = Reading(0, 0, ("", ""))  # sunset_to_sunrise: the sun itself bounds the night; no text states minutes
+
+
+def reading_of(ordinance: str, down: bool = False) -> Reading:
+    """The ordinance's hours of darkness: its params' reading, or (`down`) the hours the sun is down."""
+    return SUN_DOWN if down else readings()[ordinance]
+
+
 @cache
 def readings() -> dict[str, Reading]:
     """{ordinance: its reading}, for every encoded ordinance that states both darkness params."""
@@ -75,9 +88,9 @@ def _instant(moment: datetime, tz_name: str, occurrence: str | None) -> datetime
     return moment.replace(tzinfo=zone(tz_name), fold=1 if occurrence == "later" else 0).astimezone(timezone.utc)
 
 
-def nights(ordinance: str, session: Session) -> list[tuple[date, list[tuple[datetime, datetime]]]]:
+def nights(ordinance: str, session: Session, down: bool = False) -> list[tuple[date, list[tuple[datetime, datetime]]]]:
     """Each night a session may touch, by the date of its evening, with each corner's (dark from, dark until)."""
-    reading = readings()[ordinance]
+    reading = reading_of(ordinance, down)
     after, before = timedelta(minutes=reading.after), timedelta(minutes=reading.before)
     found = []
     day = session.start.date() - timedelta(days=1)
@@ -88,29 +101,31 @@ def nights(ordinance: str, session: Session) -> list[tuple[date, list[tuple[date
     return found
 
 
-def session_darkness(ordinance: str, session: Session) -> str:
-    """`dark`, `light` or `unsure` (the extent's corners disagree) for a session whose end is known."""
-    return _state(ordinance, session.start, session.end, session.start_occurrence, session.end_occurrence)
+def session_darkness(ordinance: str, session: Session, down: bool = False) -> str:
+    """`dark`, `light` or `unsure` (the extent's corners disagree) for a session whose end is known; `down`: on the
+    reading sunset_to_sunrise."""
+    return _state(ordinance, session.start, session.end, session.start_occurrence, session.end_occurrence, down)
 
 
 @lru_cache(maxsize=1 << 16)
-def _state(ordinance: str, start: datetime, end: datetime, start_occurrence: str | None, end_occurrence: str | None) -> str:
+def _state(ordinance: str, start: datetime, end: datetime, start_occurrence: str | None, end_occurrence: str | None,
+           down: bool = False) -> str:
     tz_name = ordinance_time_zones()[ordinance]
     begins = _instant(start, tz_name, start_occurrence).timestamp()
     ends = _instant(end, tz_name, end_occurrence).timestamp()
     days = [start.date() + timedelta(days=d) for d in range(-1, (end.date() - start.date()).days + 1)]
-    touched = [_bounded(ordinance, day, begins, ends) for day in days]
+    touched = [_bounded(ordinance, day, begins, ends, down) for day in days]
     if "all" in touched:
         return "dark"
     if all(t == "none" for t in touched):
         return "light"
-    return _exact(ordinance, days, begins, ends)
+    return _exact(ordinance, days, begins, ends, down)
 
 
-def _exact(ordinance: str, days: list[date], begins: float, ends: float) -> str:
+def _exact(ordinance: str, days: list[date], begins: float, ends: float, down: bool = False) -> str:
     dark = 0  # a bit for each corner where the session reaches darkness
     for day in days:
-        for k, (dark_from, dark_until) in enumerate(_night(ordinance, day)):
+        for k, (dark_from, dark_until) in enumerate(_night(ordinance, day, down)):
             if ends > dark_from and begins < dark_until:
                 dark |= 1 << k
     return "dark" if dark == (1 << len(CORNERS)) - 1 else "light" if not dark else "unsure"
@@ -126,10 +141,10 @@ GRID_DAYS = 8
 MARGIN_SECONDS = 120
 
 
-def _bounded(ordinance: str, day: date, begins: float, ends: float) -> str:
+def _bounded(ordinance: str, day: date, begins: float, ends: float, down: bool = False) -> str:
     """Whether the session surely touches the night after `day` at every corner (`all`), surely at none (`none`),
     or the bounds do not settle it (`near`)."""
-    low_from, high_from, low_until, high_until = _envelope(ordinance, day.toordinal())
+    low_from, high_from, low_until, high_until = _envelope(ordinance, day.toordinal(), down)
     if ends <= low_from or begins >= high_until:
         return "none"
     if ends > high_from and begins < low_until:
@@ -138,10 +153,10 @@ def _bounded(ordinance: str, day: date, begins: float, ends: float) -> str:
 
 
 @lru_cache(maxsize=1 << 15)
-def _envelope(ordinance: str, ordinal: int) -> tuple[float, float, float, float]:
+def _envelope(ordinance: str, ordinal: int, down: bool = False) -> tuple[float, float, float, float]:
     """Bounds, over the corners, of when the night after day `ordinal` is dark from and until (timestamps)."""
     first = ordinal - ordinal % GRID_DAYS
-    before, after = _night(ordinance, date.fromordinal(first)), _night(ordinance, date.fromordinal(first + GRID_DAYS))
+    before, after = _night(ordinance, date.fromordinal(first), down), _night(ordinance, date.fromordinal(first + GRID_DAYS), down)
     shift_before, shift_after = (ordinal - first) * 86400, (ordinal - first - GRID_DAYS) * 86400
     froms = [t + shift for night, shift in ((before, shift_before), (after, shift_after)) for t, _ in night]
     untils = [t + shift for night, shift in ((before, shift_before), (after, shift_after)) for _, t in night]
@@ -150,9 +165,9 @@ def _envelope(ordinance: str, ordinal: int) -> tuple[float, float, float, float]
 
 
 @lru_cache(maxsize=1 << 15)
-def _night(ordinance: str, day: date) -> tuple[tuple[float, float], ...]:
+def _night(ordinance: str, day: date, down: bool = False) -> tuple[tuple[float, float], ...]:
     """The darkness of the night after local date `day` at each corner, as POSIX timestamps (from, until)."""
-    reading = readings()[ordinance]
+    reading = reading_of(ordinance, down)
     after, before = timedelta(minutes=reading.after), timedelta(minutes=reading.before)
     evening, morning = sun_times(ordinance, day), sun_times(ordinance, day + timedelta(days=1))
     return tuple(((fall + after).timestamp(), (rise - before).timestamp()) for (_, fall), (rise, _) in zip(evening, morning))
@@ -163,11 +178,11 @@ def combined(states: set[str]) -> str | None:
     return "dark" if "dark" in states else "unsure" if "unsure" in states else "light" if states else None
 
 
-def end_minutes(ordinance: str, session_start: datetime, until: datetime) -> set[datetime]:
+def end_minutes(ordinance: str, session_start: datetime, until: datetime, down: bool = False) -> set[datetime]:
     """The local ends of a session starting at `session_start`, up to `until`, where its darkness can change: the
     minute darkness begins at each corner on each evening, and the minute after."""
     tz = zone(ordinance_time_zones()[ordinance])
-    after = timedelta(minutes=readings()[ordinance].after)
+    after = timedelta(minutes=reading_of(ordinance, down).after)
     points: set[datetime] = set()
     day = session_start.date() - timedelta(days=1)
     while day <= until.date():
@@ -190,15 +205,20 @@ def _local(moment: datetime) -> str:
     return f"{hour}:{moment.minute:02d} {'a.m.' if moment.hour < 12 else 'p.m.'} on {moment.date().isoformat()}"
 
 
-def described(ordinance: str, sessions: list[Session]) -> str:
+def _plus(minutes: int, words: str) -> str:
+    """` plus 30 minutes`, or nothing on a reading that adds none (sunset_to_sunrise)."""
+    return f" {words} {minutes} minutes" if minutes else ""
+
+
+def described(ordinance: str, sessions: list[Session], down: bool = False) -> str:
     """The sun times a darkness read from the sun rests on, in words: for the first session dark at some corner,
     that session, and the corner where that night's darkness begins latest (a session running into it from the
     evening) or ends earliest (one beginning in the night): the corner that decides `dark everywhere`; else the sun
-    of the first session's day."""
-    reading = readings()[ordinance]
+    of the first session's day. `down`: on the reading sunset_to_sunrise."""
+    reading = reading_of(ordinance, down)
     tz_name = ordinance_time_zones()[ordinance]
     for session in sessions:
-        said = _session_dark(ordinance, session, reading, tz_name)
+        said = _session_dark(ordinance, session, reading, tz_name, down)
         if said:
             return f"the session from {_local(session.start)} to {_local(session.end)}: {said}"
     first = sessions[0] if sessions else None
@@ -206,32 +226,34 @@ def described(ordinance: str, sessions: list[Session]) -> str:
         return ""
     rise, fall = max(t[0] for t in sun_times(ordinance, first.start.date())), \
         min(t[1] for t in sun_times(ordinance, first.start.date()))
+    hours = (f"dark from {reading.after} minutes after sunset until {reading.before} minutes before sunrise"
+             if not down else "dark from sunset until sunrise")
     return (f"on {first.start.date().isoformat()} the sun rises by {clock(rise)} and sets no earlier than "
-            f"{clock(fall)} anywhere in the extent; dark from {reading.after} minutes after sunset until "
-            f"{reading.before} minutes before sunrise")
+            f"{clock(fall)} anywhere in the extent; {hours}")
 
 
-def _session_dark(ordinance: str, session: Session, reading: Reading, tz_name: str) -> str | None:
+def _session_dark(ordinance: str, session: Session, reading: Reading, tz_name: str, down: bool) -> str | None:
     """For a session dark at some corner, the sun times that decide it; None for a session dark at none."""
     start = _instant(session.start, tz_name, session.start_occurrence)
     end = _instant(session.end, tz_name, session.end_occurrence)
-    for day, corners in nights(ordinance, session):
+    for day, corners in nights(ordinance, session, down):
         touched = [k for k, (f, u) in enumerate(corners) if end > f and start < u]
         if not touched:
             continue
         evening = sun_times(ordinance, day)
+        plus = _plus(reading.after, "plus")
         if start < min(f for f, _ in corners):  # runs into the night's darkness from the evening
             k = max(range(len(corners)), key=lambda i: corners[i][0])
             said = (f"sunset at {clock(evening[k][1])} on {day.isoformat()} at the {CORNERS[k]} corner of the "
-                    f"extent plus {reading.after} minutes: dark from {clock(corners[k][0])}")
+                    f"extent{plus}: dark from {clock(corners[k][0])}")
             if end > corners[k][0]:
                 return said
             first = min(range(len(corners)), key=lambda i: corners[i][0])
             return (f"sunset at {clock(evening[first][1])} on {day.isoformat()} at the {CORNERS[first]} corner "
-                    f"of the extent plus {reading.after} minutes: dark there from {clock(corners[first][0])}, "
+                    f"of the extent{plus}: dark there from {clock(corners[first][0])}, "
                     f"but {said}")
         k = min(range(len(corners)), key=lambda i: corners[i][1])
         rise = sun_times(ordinance, day + timedelta(days=1))[k][0]
         return (f"sunrise at {clock(rise)} on {(day + timedelta(days=1)).isoformat()} at the {CORNERS[k]} corner "
-                f"of the extent less {reading.before} minutes: dark until {clock(corners[k][1])}")
+                f"of the extent{_plus(reading.before, 'less')}: dark until {clock(corners[k][1])}")
     return None

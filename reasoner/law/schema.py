@@ -151,6 +151,7 @@ INPUTS: tuple[Input, ...] = (
     Input("darkness", (), "schedule.darkness"),
     Input("no_darkness", (), "schedule.darkness"),
     Input("sun_darkness", ("ordinance", "darkness_state")),
+    Input("sun_down", ("ordinance", "darkness_state")),
     Input("event_kind", ("event_kinds",), "kinds", "set"),
     Input("site_kind", ("site_kinds",), "site.kind", "one"),
     Input("locations", ("number",)),

@@ -333,8 +333,10 @@ class Explainer:
         return first.name if first is not None and first.type == clingo.SymbolType.Function and first.name in self.ordinances else None
 
     def _sun_words(self, ordinance: str) -> str:
-        """The sun times a darkness read from the sun rests on, in words (reasoner/events/sun.py)."""
-        return described(ordinance, [s for s in self.event.schedule.runs if isinstance(s.end, datetime)])
+        """The sun times a darkness read from the sun rests on, in words (reasoner/events/sun.py), on the reading
+        applied: the text's params, or sunset_to_sunrise where the text is so read."""
+        down = clingo.Function("darkness_sunset_to_sunrise", [clingo.Function(ordinance)]) in self.atoms
+        return described(ordinance, [s for s in self.event.schedule.runs if isinstance(s.end, datetime)], down)
 
     def why(self, atom: clingo.Symbol, seen: frozenset = frozenset()) -> dict[str, Any]:
         """The derivation tree of an atom that holds (trees are shared between the conclusions that use them)."""
@@ -354,8 +356,8 @@ class Explainer:
                 node.update(self._clause_info(node["clause"], ordinance))
             else:
                 node["kind"] = "fact" if atom.name in INPUT else "given"
-                if atom.name == "sun_darkness":  # not stated: read from the sun at the ordinance's place (sun.py)
-                    node["sun"] = self._sun_words(INPUT["sun_darkness"].value(atom, "ordinance"))
+                if atom.name in ("sun_darkness", "sun_down"):  # not stated: read from the sun at the ordinance's place (sun.py)
+                    node["sun"] = self._sun_words(INPUT[atom.name].value(atom, "ordinance"))
             return node
         rule, bindings, body_atoms = supports[0]
         ordinance = self._ordinance_of(rule, atom)

@@ -321,6 +321,7 @@ class Wording:
             "darkness": "it runs during darkness",
             "no_darkness": "it does not run during darkness",
             "sun_darkness": "by the sun at {0}'s place on its dates, its hours are {1}",
+            "sun_down": "by the sun at {0}'s place on its dates, from sunset to sunrise, its hours are {1}",
             "provided": "the organizer provides {1} of {0}",
             "filed": "the application is filed on {0}",
             "hearing_date": "the public hearing is held on {0}",
