@@ -526,3 +526,33 @@ def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Even
     bodies = reader(ordinances).read(symbols, len(events))
     width = len(ordinances)
     return [json.loads(body.line(events[index // width].id)) for index, body in enumerate(bodies)]
+
+
+# What modes.lp's part `versions` shows beside the conclusions.
+IN_FORCE, MAY_HAVE_STARTED = "in_force", "version_may_have_started"
+
+
+def versions_from_symbols(symbols: Sequence[clingo.Symbol], count: int,
+                          ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Per (event, ordinance) of the events numbered 1..count, in the order of Reader.read: the version the solver
+    has in force on the event's law date (`version`; None before every version the registry knows) and those that
+    may already have taken effect then (`may_be`, in the registry's order), as modes.lp's part `versions` shows them."""
+    from reasoner.law.ordinances import ordinance_versions
+
+    index = {name: position for position, name in enumerate(ordinances)}
+    found: list[dict[str, Any]] = [{"version": None, "may_be": []} for _ in range(count * len(ordinances))]
+    for symbol in symbols:
+        if not (symbol.match(IN_FORCE, 3) or symbol.match(MAY_HAVE_STARTED, 3)):
+            continue
+        ordinance, event, version = symbol.arguments
+        slot = found[(event.number - 1) * len(ordinances) + index[ordinance.name]]
+        if symbol.name == IN_FORCE:
+            slot["version"] = version.name
+        else:
+            slot["may_be"].append(version.name)
+    known = ordinance_versions()
+    for position, slot in enumerate(found):
+        if len(slot["may_be"]) > 1:
+            order = [v for v, _, _ in known.get(ordinances[position % len(ordinances)], ())]
+            slot["may_be"].sort(key=order.index)
+    return found
