@@ -372,7 +372,7 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
 
     spelling = events.spelling
     if versions is not None:
-        _versions(versions, spelling)
+        versions_checked(versions, spelling)
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
     if versions is not None and len(names) != 1:
@@ -395,7 +395,7 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         raise InputProblem(f"{events.name}: {error}") from None
 
 
-def _versions(versions: Sequence[date], spelling: Spelling) -> None:
+def versions_checked(versions: Sequence[date], spelling: Spelling = Spelling()) -> None:
     """Refuse fewer than two dates, or one the reasoner cannot compute deadlines around."""
     from reasoner.events.rules import within_dates
 
