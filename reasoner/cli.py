@@ -805,10 +805,7 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     if versions is not None and not only_changes:
         raise InputError("--versions in a batch writes the impact report of a change of law: add --changes "
                          "(reasoner compare --versions puts the versions side by side for a file of events)")
-    if only_changes and versions is None:
-        raise InputError("--changes lists what changes between versions: give their dates with --versions")
-    if versions is not None:
-        service.versions_checked(versions, service.CLI)
+    service.changes_checked(versions, only_changes, service.CLI)
     hint = (f"the rows done so far are kept in {output}.part; run the same command with --resume to continue")
     signal.signal(signal.SIGINT, _first_interrupt)
     try:

@@ -379,9 +379,7 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         raise InputProblem(f"{spelling.versions} compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
         raise InputProblem(f"{spelling.versions} and --readings each give the columns: use one of them")
-    if changes and versions is None:
-        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
-                           f"{spelling.versions}")
+    changes_checked(versions, changes, spelling)
     parsed = _kinds(kinds, events.spelling)
     try:
         if changes:
@@ -393,6 +391,13 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         return compare_events(found, names, parsed)
     except CompareError as error:
         raise InputProblem(f"{events.name}: {error}") from None
+
+
+def changes_checked(versions: Sequence[date] | None, changes: bool, spelling: Spelling = Spelling()) -> None:
+    """`changes` (what changes between versions, on compare and batch) needs the versions' dates."""
+    if changes and versions is None:
+        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
+                           f"{spelling.versions}")
 
 
 def versions_checked(versions: Sequence[date], spelling: Spelling = Spelling()) -> None:
@@ -483,6 +488,8 @@ def batch(options: Any, update: Any = None) -> Any:
     from reasoner.batch import run as batching
     from reasoner.batch.files import BatchFault, BatchInputError
 
+    if options.versions:
+        versions_checked(options.versions, CLI)
     try:
         return batching.run(options, update)
     except BatchInputError as error:

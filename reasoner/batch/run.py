@@ -997,16 +997,8 @@ def _readings(options: BatchOptions) -> tuple[tuple[tuple[str, str], str], ...]:
 
 
 def _check_versions(options: BatchOptions) -> None:
-    """What the impact report of a change of law (`--versions D,D --changes`) cannot be given with."""
-    from reasoner.events.rules import within_dates
-
-    if len(options.versions) < 2:
-        raise BatchInputError("--versions needs at least two dates to compare, e.g. 2009-06-01,2011-06-01")
-    for day in options.versions:
-        try:
-            within_dates(day)
-        except ValueError as error:
-            raise BatchInputError(f"--versions: {day.isoformat()!r}: {error}") from None
+    """What the impact report of a change of law (`--versions D,D --changes`) cannot be given with (its dates are
+    checked by the service: service.versions_checked)."""
     for given, flag in ((options.as_of, "--as-of"), (options.depends, "--readings"), (options.layout, "--layout"),
                         (options.columns, "--columns")):
         if given:
