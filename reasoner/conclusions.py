@@ -541,9 +541,7 @@ def versions_from_symbols(symbols: Sequence[clingo.Symbol], count: int,
 
     index = {name: position for position, name in enumerate(ordinances)}
     found: list[dict[str, Any]] = [{"version": None, "may_be": []} for _ in range(count * len(ordinances))]
-    for symbol in symbols:
-        if not (symbol.match(IN_FORCE, 3) or symbol.match(MAY_HAVE_STARTED, 3)):
-            continue
+    for symbol in _versions_shown(symbols):
         ordinance, event, version = symbol.arguments
         slot = found[(event.number - 1) * len(ordinances) + index[ordinance.name]]
         if symbol.name == IN_FORCE:
@@ -555,4 +553,23 @@ def versions_from_symbols(symbols: Sequence[clingo.Symbol], count: int,
         if len(slot["may_be"]) > 1:
             order = [v for v, _, _ in known.get(ordinances[position % len(ordinances)], ())]
             slot["may_be"].sort(key=order.index)
+    return found
+
+
+def _versions_shown(symbols: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """The in_force and version_may_have_started atoms among `symbols`: found by the handle of their name (clingo
+    interns names), since asking each Symbol its name costs a hundred times more, for a few atoms an event."""
+    if not _RAW:
+        return [s for s in symbols if s.match(IN_FORCE, 3) or s.match(MAY_HAVE_STARTED, 3)]
+    native = _Native()
+    names = []
+    for name in (IN_FORCE, MAY_HAVE_STARTED):
+        parts = native.parts(clingo.Function(name, [clingo.Number(1)] * 3)._rep)
+        names.append(parts[0] if parts else None)
+    name_at, arguments_at, size = native.name_at, native.arguments_at, native.size
+    found = []
+    for handle in _handles(symbols):
+        if (_lib.clingo_symbol_name(handle, name_at) and name_at[0] in names
+                and _lib.clingo_symbol_arguments(handle, arguments_at, size) and size[0] == 3):
+            found.append(clingo.Symbol(handle))
     return found
