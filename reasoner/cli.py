@@ -792,11 +792,16 @@ def serve(host: str, port: int, time_limit: float, workers: int | None) -> None:
 @click.option("--readings", "with_readings", is_flag=True,
               help="Say in each row which answers an alternative reading moves (JSONL: depends_on_readings; CSV: a "
                    "column per ordinance listing the readings); evaluates each event several times.")
+@click.option("--versions", "version_dates", default=None, metavar="DATE,DATE,...",
+              help="With --changes: evaluate each event under the version of each ordinance in force on each date.")
+@click.option("--changes", "only_changes", is_flag=True,
+              help="With --versions: an amendment's impact report, a row per event and ordinance saying whether its "
+                   "answer changes between the dates, which conclusions change and the clauses reworded.")
 def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_list: str | None,
           input_format: str | None, layout: str | None, workers: int | None, chunk_size: int,
           errors_path: str | None, scheduler: str | None, resume: bool, restart: bool,
           show_progress: bool | None, as_of: date | None, time_limit: float | None,
-          with_readings: bool, columns: tuple[str, ...]) -> None:
+          with_readings: bool, columns: tuple[str, ...], version_dates: str | None, only_changes: bool) -> None:
     """Evaluate every event of INPUT (JSONL, CSV, a YAML or JSON list, a folder of event files, or '-'
     for JSONL on standard input) under each ordinance, in parallel, into OUTPUT. Each JSONL row is the
     record `evaluate --format json` gives for that event and ordinance. A bad record becomes a row with its
@@ -806,13 +811,21 @@ def batch(input_path: str, output: str, ordinances: tuple[str, ...], ordinance_l
     full) and 130 when interrupted: in both, continue with --resume.
 
     Example: reasoner batch applications.jsonl --out results.jsonl --workers 2
+
+    Example: reasoner batch applications.jsonl --out impact.csv -o connecticut --versions 2010-05-25,2010-05-26 --changes
     """
+    versions = _dates(version_dates) if version_dates is not None else None
+    if versions is not None and not only_changes:
+        raise InputError("--versions in a batch writes the impact report of a change of law: add --changes "
+                         "(reasoner compare --versions puts the versions side by side for a file of events)")
+    service.changes_checked(versions, only_changes, service.CLI)
     hint = (f"the rows done so far are kept in {output}.part; run the same command with --resume to continue")
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         _batch(input_path, output, _chosen(ordinances, ordinance_list), input_format, layout, workers, chunk_size,
                errors_path, scheduler, resume, restart, show_progress, as_of, time_limit,
-               with_readings, tuple(p.strip() for given in columns for p in given.split(",") if p.strip()))
+               with_readings, tuple(p.strip() for given in columns for p in given.split(",") if p.strip()),
+               tuple(versions or ()))
     except KeyboardInterrupt:
         kept = Path(output + ".part.state.json").is_file()
         _say(f"interrupted: {hint}" if kept else "interrupted before any record was done; nothing was written")
@@ -844,7 +857,8 @@ def _say(line: str) -> None:
 def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: str | None, layout: str | None,
            workers: int | None, chunk_size: int, errors_path: str | None, scheduler: str | None, resume: bool,
            restart: bool, show_progress: bool | None, as_of: date | None = None,
-           time_limit: float | None = None, depends: bool = False, columns: tuple[str, ...] = ()) -> None:
+           time_limit: float | None = None, depends: bool = False, columns: tuple[str, ...] = (),
+           versions: tuple[date, ...] = ()) -> None:
     from contextlib import nullcontext
 
     from reasoner.batch.run import BatchOptions
@@ -852,7 +866,7 @@ def _batch(input_path: str, output: str, chosen: tuple[str, ...], input_format: 
     options = BatchOptions(input_path, output, chosen, input_format=input_format, errors=errors_path,
                                     chunk_size=chunk_size, scheduler=scheduler, resume=resume, restart=restart,
                                     layout=layout, as_of=as_of, time_limit=time_limit, depends=depends,
-                                    columns=columns)
+                                    columns=columns, versions=versions)
     service.law_date([], as_of, service.CLI)  # a date out of range is refused before any record is read
     if workers is not None:
         options.workers = workers

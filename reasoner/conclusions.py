@@ -531,3 +531,50 @@ def results_from_symbols(symbols: Sequence[clingo.Symbol], events: Sequence[Even
     bodies = reader(ordinances).read(symbols, len(events))
     width = len(ordinances)
     return [json.loads(body.line(events[index // width].id)) for index, body in enumerate(bodies)]
+
+
+# What modes.lp's part `versions` shows beside the conclusions.
+IN_FORCE, MAY_HAVE_STARTED = "in_force", "version_may_have_started"
+
+
+def versions_from_symbols(symbols: Sequence[clingo.Symbol], count: int,
+                          ordinances: Sequence[str]) -> list[dict[str, Any]]:
+    """Per (event, ordinance) of the events numbered 1..count, in the order of Reader.read: the version the solver
+    has in force on the event's law date (`version`; None before every version the registry knows) and those that
+    may already have taken effect then (`may_be`, in the registry's order), as modes.lp's part `versions` shows them."""
+    from reasoner.law.ordinances import ordinance_versions
+
+    index = {name: position for position, name in enumerate(ordinances)}
+    found: list[dict[str, Any]] = [{"version": None, "may_be": []} for _ in range(count * len(ordinances))]
+    for symbol in _versions_shown(symbols):
+        ordinance, event, version = symbol.arguments
+        slot = found[(event.number - 1) * len(ordinances) + index[ordinance.name]]
+        if symbol.name == IN_FORCE:
+            slot["version"] = version.name
+        else:
+            slot["may_be"].append(version.name)
+    known = ordinance_versions()
+    for position, slot in enumerate(found):
+        if len(slot["may_be"]) > 1:
+            order = [v for v, _, _ in known.get(ordinances[position % len(ordinances)], ())]
+            slot["may_be"].sort(key=order.index)
+    return found
+
+
+def _versions_shown(symbols: Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """The in_force and version_may_have_started atoms among `symbols`: found by the handle of their name (clingo
+    interns names), since asking each Symbol its name costs a hundred times more, for a few atoms an event."""
+    if not _RAW:
+        return [s for s in symbols if s.match(IN_FORCE, 3) or s.match(MAY_HAVE_STARTED, 3)]
+    native = _Native()
+    names = []
+    for name in (IN_FORCE, MAY_HAVE_STARTED):
+        parts = native.parts(clingo.Function(name, [clingo.Number(1)] * 3)._rep)
+        names.append(parts[0] if parts else None)
+    name_at, arguments_at, size = native.name_at, native.arguments_at, native.size
+    found = []
+    for handle in _handles(symbols):
+        if (_lib.clingo_symbol_name(handle, name_at) and name_at[0] in names
+                and _lib.clingo_symbol_arguments(handle, arguments_at, size) and size[0] == 3):
+            found.append(clingo.Symbol(handle))
+    return found

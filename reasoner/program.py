@@ -429,17 +429,18 @@ def _limit_passed(stage: str) -> None:
 
 
 def solve(events: Sequence[Event], ordinances: Sequence[str], *, time_limit: float | None = None,
-          timings: dict[str, float] | None = None) -> list[clingo.Symbol]:
+          timings: dict[str, float] | None = None, parts: Sequence[str] = ()) -> list[clingo.Symbol]:
     """Evaluation: ground and solve; the shown atoms of the single answer set.
 
     `time_limit` (seconds) bounds this call, inside any limit already running. `timings`, when given,
-    accumulates the seconds spent on facts, grounding and solving.
+    accumulates the seconds spent on facts, grounding and solving. `parts`: parts of modes.lp to ground too
+    (`versions`: the versions in force are shown as well).
     """
     with _limited(time_limit):
         start = perf_counter()
         facts = facts_program(list(events))
         built = perf_counter()
-        program = Program(ordinances).add(facts).ground()
+        program = Program(ordinances, parts=parts).add(facts).ground()
         grounded = perf_counter()
         symbols = program.first_model() or []
     if timings is not None:

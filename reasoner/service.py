@@ -426,16 +426,14 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
 
     spelling = events.spelling
     if versions is not None:
-        _versions(versions, spelling)
+        versions_checked(versions, spelling)
     names = chosen(ordinances)
     found = [one(events)] if events.event_id is not None else load(events)
     if versions is not None and len(names) != 1:
         raise InputProblem(f"{spelling.versions} compares one ordinance with itself: name it with -o NAME")
     if versions is not None and depends_on_readings:
         raise InputProblem(f"{spelling.versions} and {spelling.readings} each give the columns: use one of them")
-    if changes and versions is None:
-        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
-                           f"{spelling.versions}")
+    changes_checked(versions, changes, spelling)
     parsed = _kinds(kinds, events.spelling)
     try:
         if changes:
@@ -449,7 +447,14 @@ def compare(events: Events, ordinances: Sequence[str] = (), kinds: str | None = 
         raise InputProblem(f"{events.name}: {error}") from None
 
 
-def _versions(versions: Sequence[date], spelling: Spelling) -> None:
+def changes_checked(versions: Sequence[date] | None, changes: bool, spelling: Spelling = Spelling()) -> None:
+    """`changes` (what changes between versions, on compare and batch) needs the versions' dates."""
+    if changes and versions is None:
+        raise InputProblem(f"{spelling.changes} lists what changes between versions: give their dates with "
+                           f"{spelling.versions}")
+
+
+def versions_checked(versions: Sequence[date], spelling: Spelling = Spelling()) -> None:
     """Refuse fewer than two dates, or one the reasoner cannot compute deadlines around."""
     from reasoner.events.rules import within_dates
 
@@ -537,6 +542,8 @@ def batch(options: Any, update: Any = None) -> Any:
     from reasoner.batch import run as batching
     from reasoner.batch.files import BatchFault, BatchInputError
 
+    if options.versions:
+        versions_checked(options.versions, CLI)
     try:
         return batching.run(options, update)
     except BatchInputError as error:

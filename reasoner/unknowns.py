@@ -20,7 +20,7 @@ from clingo import ast
 
 from reasoner.events.atoms import symbol_of, session_facts, sun_facts
 from reasoner.events.clocks import exists_once
-from reasoner.conclusions import merge_items, read_atom
+from reasoner.conclusions import IN_FORCE, MAY_HAVE_STARTED, merge_items, read_atom, versions_from_symbols
 from reasoner.events.model import Event, Range
 from reasoner.events.rules import UNKNOWN_ENUMS
 from reasoner.points import end_points, number_points
@@ -311,11 +311,16 @@ def _status_over_completions(possible: set, certain: set, ordinance: str) -> tup
     return "not_regulated", False
 
 
-def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str, Any]]:
-    """Every conclusion marked certain or possible over all completions of the event's unknown facts."""
+def evaluate_uncertain(event: Event, ordinances: Sequence[str], *, versions: bool = False) -> list[dict[str, Any]]:
+    """Every conclusion marked certain or possible over all completions of the event's unknown facts; `versions`:
+    each record says which version the solver has in force, as evaluate's do (reasoner/evaluate.py)."""
     completions = Completions(event, ordinances)
     answer = completions.both()
     results = []
+    if versions:  # no unknown fact reaches the law date: the versions are facts of the grounding, in every completion
+        atoms = completions.program.control.symbolic_atoms
+        in_force = versions_from_symbols([a.symbol for name in (IN_FORCE, MAY_HAVE_STARTED)
+                                          for a in atoms.by_signature(name, 3) if a.is_fact], 1, completions.ordinances)
     for ordinance in completions.ordinances:
         heading = record_heading(ordinance)
         if answer is None:
@@ -330,6 +335,9 @@ def evaluate_uncertain(event: Event, ordinances: Sequence[str]) -> list[dict[str
                         "status": status, "permit_required": required, "conclusions": conclusions,
                         "unknown": [u.path for u in completions.unknowns],
                         "sampled": [u.path for u in completions.unknowns if u.sampled]})
+    if versions:
+        for record, found in zip(results, in_force):
+            record["in_force"] = found
     return results
 
 

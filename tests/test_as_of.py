@@ -177,3 +177,32 @@ def test_as_of_given_twice_to_compare_is_versions():
                             (["--as-of", "1800-01-01", "--as-of", dates[1]], "--as-of: must be between")):
         refused = CliRunner().invoke(main, ["compare", str(EVENT), "-o", "connecticut", *arguments])
         assert refused.exit_code == 2 and said in refused.output, refused.output
+
+
+@pytest.mark.parametrize("day, version, may_be", [
+    ("1970-06-01", None, []),                        # before the year of P.A. 696
+    ("1971-06-01", None, ["pa_1971_696"]),           # in its year, whose day the text does not give
+    ("2009-06-01", "pa_1971_696", ["pa_09_232"]),    # P.A. 09-232 took effect some day up to 2010-05-25
+    ("2010-05-26", "pa_10_92", []),
+])
+def test_the_version_compare_reads_is_the_one_the_solver_has_in_force(day, version, may_be):
+    from datetime import date
+
+    from reasoner.evaluate import evaluate_any
+    from reasoner.events.loading import parse_events
+    from reasoner.events.rules import with_law_date
+
+    for file in (EVENT, Path("facts/events/unknown-festival.yaml")):  # known facts, and over unknown ones
+        events = with_law_date(parse_events(yaml.safe_load(file.read_text(encoding="utf-8")), str(file)),
+                               date.fromisoformat(day))
+        assert file == EVENT or events[0].has_unknowns
+        [record] = evaluate_any(events, ["connecticut"], versions=True)
+        assert record["in_force"] == {"version": version, "may_be": may_be}
+        [plain] = evaluate_any(events, ["connecticut"])
+        assert "in_force" not in plain and plain == {k: v for k, v in record.items() if k != "in_force"}
+        # the encoding's own note of the doubt rests on the same derivation (version_uncertain)
+        notes = {c["name"] for c in record["conclusions"] if c["kind"] == "interpretation"}
+        assert ("version_date_not_fixed" in notes) == bool(version and may_be)
+    [report] = json.loads(_run(["compare", "{file}", "-o", "connecticut", "--versions", f"{day},2011-06-01",
+                                "--changes", "--format", "json"], EVENT))
+    assert (report["versions"][0]["version"], report["versions"][0]["may_be"]) == (version, may_be)

@@ -25,6 +25,7 @@ import sys
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -916,14 +917,38 @@ def error_json(record: dict[str, Any]) -> str:
 
 
 def error_csv_row(record: dict[str, Any], layout: str | None = "long", ordinances: tuple[str, ...] = (),
-                  readings: bool = False) -> list[Any]:
-    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns): the event's id and
-    name, as given, and source, line and error in the last columns."""
+                  readings: bool = False, dates: tuple[date, ...] = ()) -> list[Any]:
+    """An error row in a CSV of `layout` (`readings`: with the depends_on_readings columns; `changes`: the impact
+    report's on `dates`): the event's id and name, as given, and source, line and error in the last columns."""
     if layout == "errors":
         return [record["event"] or "", record.get("name", ""), record["source"], record["line"], record["error"]]
-    width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
+    if layout == "changes":
+        width = len(changes_columns(dates))
+    else:
+        width = len(wide_columns(ordinances)) if layout == "wide" else len(CSV_COLUMNS)
     width += len(readings_columns(layout, ordinances)) if readings else 0
     row: list[Any] = [""] * width
     row[0], row[1] = record["event"] or "", record.get("name", "")
     row[-3], row[-2], row[-1] = record["source"], record["line"], record["error"]
     return row
+
+
+# ---- the impact report of a change of law: a row per event and ordinance ---------------------------
+
+def changes_columns(dates: tuple[date, ...]) -> list[str]:
+    """`batch --versions D,D --changes`, CSV: whether the answer changes between the versions in force on `dates`,
+    its status on each, the versions, the conclusions that change (by name, then with their values), the clauses
+    they cite and which of those the amendment reworded."""
+    return ["event", "name", "ordinance", "flips", *(f"status as of {day.isoformat()}" for day in dates), "versions",
+            "changed", "changes", "clauses", "amended", "source", "line", "error"]
+
+
+def changes_cells(report: dict[str, Any], statuses: list[str]) -> list[Any]:
+    """The cells of one event's report under one ordinance (modes/compare.py event_changes), from `ordinance` to
+    `amended`; `statuses`: its status on each date."""
+    from reasoner.modes.compare import changes_lines, versions_head
+
+    cited = {c["clause"]: c["amended"] for row in report["changed"] for c in row["clauses"]}
+    return [report["ordinance"], "true" if report["flips"] else "false", *statuses, versions_head(report),
+            "; ".join(r["label"] for r in report["changed"]), " | ".join(changes_lines(report)),
+            " ".join(sorted(cited)), " ".join(c for c in sorted(cited) if cited[c])]

@@ -39,7 +39,7 @@ from typing import Any
 from reasoner.events.loading import DuplicateKey, RefusedFile, read_bounded, shown, unique_object, unreadable_value
 from reasoner.batch.proof import crc32_combine, crc32_of
 from reasoner.batch.files import (BatchFault, BatchInputError, Record, Source, csv_cells, csv_columns, csv_data, csv_header,
-                       csv_layout, csv_text, selected_columns,
+                       csv_layout, csv_text, selected_columns, changes_cells, changes_columns,
                        error_csv_row, error_json, error_record, input_format, output_format, readings_cell, wide_cells)
 
 DEFAULT_CHUNK_SIZE = 1000
@@ -75,6 +75,7 @@ class Chunk:
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # readings chosen instead of the defaults (`--reading`)
     depends: bool = False              # each row says which answers depend on a reading (`--readings`)
     kept: tuple[int, ...] | None = None   # `--columns`: the places of the CSV columns written; None: all
+    versions: tuple[date, ...] = ()    # `--versions D,D --changes`: the impact report between the law on these dates
 
 
 @dataclass
@@ -140,30 +141,36 @@ def _validate(record: Record, chunk: Chunk) -> tuple[Any, Any, list[tuple[str, s
     return event, given, []
 
 
-def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
+def _solved(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None,
+            versions: bool = False) -> list[Any]:
     """Body per (event, ordinance), from solver calls of about SOLVE_ATOMS shown atoms each: a worker's memory
     follows the size of the program it grounds, and an application shows five times the atoms of a small
-    event. The first call of a process takes FIRST_SOLVE events, to learn how many atoms an event shows."""
+    event. The first call of a process takes FIRST_SOLVE events, to learn how many atoms an event shows.
+    `versions`: each a pair (Body, the version in force as conclusions.versions_from_symbols reads it)."""
     found: list[Any] = []
     start = 0
     while start < len(events):
         size = FIRST_SOLVE if _shown["events"] == 0 else max(1, SOLVE_ATOMS * _shown["events"] // max(1, _shown["atoms"]))
-        found += _bodies(events[start:start + size], ordinances, timings, limit)
+        found += _bodies(events[start:start + size], ordinances, timings, limit, versions)
         start += size
     return found
 
 
-def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None) -> list[Any]:
-    """Body per (event, ordinance) from one solver call; an event that breaks the call gets its exception.
-    With a time limit per record, a call of n events has n times it: past that, each event is solved alone
-    within its own, and only the ones that still take longer fail."""
-    from reasoner.conclusions import reader
+def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float], limit: float | None = None,
+            versions: bool = False) -> list[Any]:
+    """Body per (event, ordinance) from one solver call (`versions`: as _solved); an event that breaks the call
+    gets its exception. With a time limit per record, a call of n events has n times it: past that, each event is
+    solved alone within its own, and only the ones that still take longer fail."""
+    from reasoner.conclusions import reader, versions_from_symbols
     from reasoner.program import solve
 
     try:
-        symbols = solve(events, ordinances, timings=timings, time_limit=None if limit is None else limit * len(events))
+        symbols = solve(events, ordinances, timings=timings, time_limit=None if limit is None else limit * len(events),
+                        parts=("versions",) if versions else ())
         start = perf_counter()
         found = reader(ordinances).read(symbols, len(events))
+        if versions:
+            found = list(zip(found, versions_from_symbols(symbols, len(events), ordinances)))
         timings["read"] += perf_counter() - start
         _shown["events"] += len(events)
         _shown["atoms"] += len(symbols)
@@ -171,7 +178,7 @@ def _bodies(events: list, ordinances: tuple[str, ...], timings: dict[str, float]
     except Exception as error:  # noqa: BLE001 - isolated below, event by event
         if len(events) == 1:
             return [error] * len(ordinances)
-    return [body for event in events for body in _bodies([event], ordinances, timings, limit)]
+    return [body for event in events for body in _bodies([event], ordinances, timings, limit, versions)]
 
 
 def _csv_body(body: Any, layout: str) -> list[Any]:
@@ -220,6 +227,8 @@ def evaluate_chunk(chunk: Chunk) -> ChunkResult:
 def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     from reasoner.conclusions import utf8
 
+    if chunk.versions:
+        return _changes_chunk(chunk)
     timings = dict.fromkeys(PHASES, 0.0)
     start = perf_counter()
     checked = [_validate(record, chunk) for record in chunk.records]
@@ -305,6 +314,103 @@ def _evaluate_chunk(chunk: Chunk) -> ChunkResult:
     timings["rows"] = perf_counter() - start
     return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,
                        timings, output_file, len(output_text), zlib.crc32(output_text), zlib.crc32(errors_text))
+
+
+# Reports of `--versions D,D --changes` by the Bodies they compare: like events share Bodies, and so their report.
+_reports: dict[tuple, tuple[dict[str, Any], list[Any]]] = {}
+REPORTS_LIMIT = 20_000
+
+
+def _changes_chunk(chunk: Chunk) -> ChunkResult:
+    """`--versions D,D --changes`: a row per event and ordinance saying what the change of law changes for it
+    (modes/compare.py event_changes), from its records under the version in force on each date. The events without
+    unknown facts are solved together once per date, as a plain chunk solves them once; a bad record is an error row."""
+    from reasoner.conclusions import json_text, utf8
+    from reasoner.events.rules import with_law_date
+    from reasoner.evaluate import evaluate_any
+    from reasoner.law.ordinances import record_heading
+    from reasoner.modes.compare import event_changes
+    from reasoner.program import time_limit
+
+    timings = dict.fromkeys(PHASES, 0.0)
+    start = perf_counter()
+    checked = [_validate(record, chunk) for record in chunk.records]
+    plain = [event for event, _, _ in checked if event is not None and not getattr(event, "has_unknowns", False)]
+    timings["validate"] = perf_counter() - start
+    ordinances, dates, width = chunk.ordinances, chunk.versions, len(chunk.ordinances)
+    solved = [_in_order(plain, _solved(with_law_date(sorted(plain, key=_likeness), day), ordinances, timings,
+                                       chunk.time_limit, versions=True), width) for day in dates] if plain else []
+    start = perf_counter()
+    columns = [[f"{o} as of {day.isoformat()}" for day in dates] for o in ordinances]
+    headings = [record_heading(o) for o in ordinances]
+
+    def record(event_id: str, found: tuple[Any, dict[str, Any]], column: str, heading: dict[str, Any]) -> dict[str, Any]:
+        body, in_force = found
+        return {"event": event_id, "ordinance": body.ordinance, "jurisdiction": heading["jurisdiction"],
+                "title": heading["title"], "status": body.status, "permit_required": body.status == "permit_required",
+                "conclusions": body.conclusions, "in_force": in_force, "column": column}
+
+    if len(_reports) > REPORTS_LIMIT:
+        _reports.clear()
+    out: list[Any] = []
+    errors: list[Any] = []
+    evaluated = failed = rows = 0
+    position = 0
+    csv_out = chunk.output_format == "csv"
+    for source_record, (event, (given_id, given_name), problems) in zip(chunk.records, checked):
+        if event is not None:
+            reports: list[tuple[dict[str, Any], list[Any]]] = []
+            try:
+                if not getattr(event, "has_unknowns", False):
+                    mine = [found[position:position + width] for found in solved]
+                    position += width
+                    broken = next((f for at in mine for f in at if isinstance(f, Exception)), None)
+                    if broken is not None:
+                        raise broken
+                    for k in range(width):
+                        key = (dates, k, *((at[k][0], at[k][1]["version"], *at[k][1]["may_be"]) for at in mine))
+                        done = _reports.get(key)
+                        if done is None:
+                            records = [record("", at[k], columns[k][d], headings[k]) for d, at in enumerate(mine)]
+                            done = _reports[key] = _report(event_changes(records, dates), records)
+                        reports.append(done)
+                else:
+                    with time_limit(chunk.time_limit):
+                        by_date = [evaluate_any(with_law_date([event], day), ordinances, versions=True) for day in dates]
+                    for k in range(width):
+                        records = [{**at[k], "column": columns[k][d]} for d, at in enumerate(by_date)]
+                        reports.append(_report(event_changes(records, dates), records))
+            except Exception as error:  # noqa: BLE001 - the record fails, the batch goes on
+                problems = [("", f"could not be evaluated: {error}")]
+            else:
+                for report, cells in reports:
+                    if csv_out:
+                        out.append([event.id, event.name or "", *cells, source_record.source, source_record.line, ""])
+                    else:
+                        out.append(utf8(json_text({"event": event.id, **report}) + "\n"))
+                evaluated += 1
+                rows += width
+                continue
+        failed += 1
+        error = error_record(source_record.source, source_record.line, given_id, problems, given_name)
+        if chunk.errors_format is not None:
+            errors.append(error_csv_row(error, "errors") if chunk.errors_format == "csv" else utf8(error_json(error)))
+        else:
+            out.append(error_csv_row(error, "changes", dates=dates) if csv_out else utf8(error_json(error)))
+            rows += 1
+    output_text = utf8(csv_text(out)) if csv_out else b"".join(out)
+    errors_text = (utf8(csv_text(errors)) if chunk.errors_format == "csv" else b"".join(errors)) if errors else b""
+    output_file = _written(chunk.rows_folder, output_text) if chunk.rows_folder and output_text else None
+    timings["rows"] = perf_counter() - start
+    return ChunkResult(len(chunk.records), evaluated, failed, rows, b"" if output_file else output_text, errors_text,
+                       timings, output_file, len(output_text), zlib.crc32(output_text), zlib.crc32(errors_text))
+
+
+def _report(report: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Any]]:
+    """An event's report without its id, `flips` said after its ordinance, and its CSV cells."""
+    row = {"ordinance": report["ordinance"], "flips": bool(report["changed"]),
+           **{key: value for key, value in report.items() if key not in ("event", "ordinance")}}
+    return row, changes_cells(row, [r["status"] for r in records])
 
 
 def _written(folder: str, rows: bytes) -> str | None:
@@ -654,6 +760,11 @@ class _Sink:
             raise BatchInputError(f"{self.state_path}: the interrupted run had {said(state['run'])}, this one "
                                   f"{said(self.run)} (a record past the limit is an error row): give it the same, "
                                   f"or {restart}")
+        if state["run"].get("changes_between") != self.run.get("changes_between"):
+            said = lambda run: (f"the impact report between {', '.join(run['changes_between'])}"
+                                if run.get("changes_between") else "no impact report (--versions, --changes)")
+            raise BatchInputError(f"{self.state_path}: the interrupted run wrote {said(state['run'])}, this one "
+                                  f"{said(self.run)}: give it the same --versions, or {restart}")
         if state["run"] != self.run:
             raise BatchInputError(f"{self.state_path}: the interrupted run had other input, output or "
                                   f"ordinances (or another --layout or --columns); {restart}")
@@ -845,6 +956,7 @@ class BatchOptions:
     readings: tuple[tuple[tuple[str, str], str], ...] = ()   # ((ordinance, interpretation), reading) chosen
     depends: bool = False                 # each row says which answers depend on a reading (`--readings`)
     columns: tuple[str, ...] = ()         # CSV output: only the columns these patterns name (`--columns`)
+    versions: tuple[date, ...] = ()       # the impact report between the law on these dates (`--versions D,D --changes`)
 
 
 Progress = Callable[[BatchSummary, int, "int | None"], None]
@@ -884,6 +996,16 @@ def _readings(options: BatchOptions) -> tuple[tuple[tuple[str, str], str], ...]:
                         if key[0] in options.ordinances and known.get(key[0], {}).get(key[1], (None,))[0] != reading))
 
 
+def _check_versions(options: BatchOptions) -> None:
+    """What the impact report of a change of law (`--versions D,D --changes`) cannot be given with (its dates are
+    checked by the service: service.versions_checked)."""
+    for given, flag in ((options.as_of, "--as-of"), (options.depends, "--readings"), (options.layout, "--layout"),
+                        (options.columns, "--columns")):
+        if given:
+            raise BatchInputError(f"--versions with --changes writes the impact report, a row per event and ordinance "
+                                  f"under the law on each date: {flag} does not apply to it")
+
+
 def _readings_said(run: dict[str, Any]) -> str:
     given = run.get("readings")
     return ", ".join(given) if isinstance(given, list) and given else "every default reading"
@@ -900,7 +1022,9 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     out_format = output_format(options.output)
     errors = options.errors if options.errors and os.path.abspath(options.errors) != os.path.abspath(options.output) else None
     errors_format = output_format(errors) if errors else None
-    layout = csv_layout(out_format, options.layout)
+    if options.versions:
+        _check_versions(options)
+    layout = csv_layout(out_format, options.layout) if not options.versions else "changes" if out_format == "csv" else None
     if options.chunk_size < 1:
         raise BatchInputError("--chunk-size must be at least 1")
     if options.resume and options.restart:
@@ -921,6 +1045,8 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         identity["depends_on_readings"] = True
     if options.time_limit is not None:  # a record past the limit is an error row: another limit, other rows
         identity["time_limit"] = options.time_limit
+    if options.versions:
+        identity["changes_between"] = [day.isoformat() for day in options.versions]
     kept = None
     if options.columns:
         if out_format != "csv":
@@ -930,7 +1056,9 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
         identity["columns"] = list(options.columns)  # only then, so a checkpoint written without it still resumes
     summary = BatchSummary(output=options.output, errors=errors)
     sink = _Sink(options.output, errors, identity)
-    if out_format == "csv":
+    if options.versions:
+        sink.header = csv_text([changes_columns(options.versions)]) if out_format == "csv" else ""
+    elif out_format == "csv":
         sink.header = csv_header(layout, options.ordinances, options.depends) if kept is None else \
             csv_text([[columns[index] for index in kept]])
     if errors_format == "csv":
@@ -942,7 +1070,7 @@ def run(options: BatchOptions, progress: Progress | None = None) -> BatchSummary
     def chunk(records: list[Record]) -> Chunk:
         return Chunk(options.ordinances, chunk_format, source.header, records, out_format, errors_format, layout,
                      options.as_of, rows_folder[0] if rows_folder else None, options.time_limit,
-                     readings, options.depends, kept)
+                     readings, options.depends, kept, tuple(options.versions))
 
     written = {"events": 0, "bytes": 0}   # events done by this run and the bytes of their rows
 

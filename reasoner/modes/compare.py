@@ -26,6 +26,7 @@ import csv
 import io
 from collections.abc import Sequence
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from reasoner.conclusions import KIND_ORDER
@@ -368,32 +369,39 @@ def column(record: dict[str, Any]) -> str:
     return record.get("column", record["ordinance"])
 
 
+def _records_by_date(events: Sequence[Event], ordinance: str, dates: Sequence[date],
+                     versions: bool = False) -> list[dict[str, dict[str, Any]]]:
+    """Per date, the events' records (by event id) under the version in force then, evaluated together, each with
+    its column; `versions`: with the version the solver has in force (evaluate's `in_force`)."""
+    from reasoner.events.rules import with_law_date
+    from reasoner.evaluate import evaluate_any
+
+    by_date = []
+    for day in dates:
+        records = evaluate_any(with_law_date(list(events), day), [ordinance], versions=versions)
+        by_date.append({r["event"]: {**r, "column": f"{ordinance} as of {day.isoformat()}"} for r in records})
+    return by_date
+
+
 def compare_versions(events: Sequence[Event], ordinance: str, dates: Sequence[date],
                      kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
     """One ordinance compared with itself: per event a table with a column per date, the event evaluated under the
     version in force then ("what changed in 2010 for this event?"); the events are evaluated together, once per
     date."""
-    from reasoner.events.rules import with_law_date
-    from reasoner.evaluate import evaluate_any
-
     [chosen] = check_ordinances([ordinance])
-    by_date = []
-    for day in dates:
-        records = evaluate_any(with_law_date(list(events), day), [chosen])
-        by_date.append({r["event"]: {**r, "column": f"{chosen} as of {day.isoformat()}"} for r in records})
+    by_date = _records_by_date(events, chosen, dates)
     return [table([records[event.id] for records in by_date], kinds) for event in events]
 
 
-def version_on(ordinance: str, day: date) -> dict[str, Any]:
-    """The version of an ordinance in force on `day`, read from its registry's `versions` as encodings/vocabulary.lp's
-    in_force reads them: the latest that had certainly taken effect (None before every one), and `may_be` the later
-    ones whose window of possible effect holds the day."""
-    dated = [v for v in registry(ordinance).versions if v.window is not None]
-    started = [v for v in dated if v.window[1] <= day]
-    latest = max(started, key=lambda v: v.window[0], default=None)
-    return {"as_of": day.isoformat(), "version": latest.id if latest else None,
-            "label": latest.label if latest else "before every version the registry knows",
-            "may_be": [v.id for v in dated if v.window[0] <= day < v.window[1]]}
+def version_in_force(record: dict[str, Any], day: date) -> dict[str, Any]:
+    """The version a record was evaluated under (evaluate's `in_force`, from the solver), with its label: None and
+    the words for it before every version the registry knows; `may_be` the later ones that may already have taken
+    effect on `day`."""
+    found = record["in_force"]
+    labels = {v.id: v.label for v in registry(record["ordinance"]).versions}
+    return {"as_of": day.isoformat(), "version": found["version"],
+            "label": labels[found["version"]] if found["version"] else "before every version the registry knows",
+            "may_be": list(found["may_be"])}
 
 
 def _words(ordinance: str, clause_id: str, version: str | None) -> str | None:
@@ -413,31 +421,42 @@ def amended_clauses(ordinance: str, versions: Sequence[str | None]) -> list[str]
     return [c for c in reg.clauses if len({_words(ordinance, c, v) for v in applied}) > 1]
 
 
+def event_changes(records: Sequence[dict[str, Any]], dates: Sequence[date],
+                  kinds: Sequence[str] = DEFAULT_KINDS) -> dict[str, Any]:
+    """What a change of the law changes for one event, from its records under the versions in force on `dates` (one
+    per date, evaluated with `versions`): only the conclusions whose value differs between them (the rows of compare
+    --versions that differ), each with the clauses it cites and which of them the amendment reworded."""
+    tab = table(records, kinds)
+    first = records[0]
+    in_force = [version_in_force(record, day) for record, day in zip(records, dates)]
+    amended = _amended(first["ordinance"], tuple(v["version"] for v in in_force))
+    columns = [o["column"] for o in tab["ordinances"]]
+    changed = []
+    for row in tab["rows"]:
+        cells = [row["cells"][c] for c in columns]
+        if len({(cell["state"], cell["text"]) for cell in cells}) == 1:
+            continue
+        cited = sorted({c for cell in cells for item in cell["items"] for c in item.get("clauses", ())})
+        changed.append({"kind": row["kind"], "name": row["name"], "label": row_label(row), "unit": row["unit"],
+                        "values": [{"as_of": day.isoformat(), "state": cell["state"], "text": cell["text"]}
+                                   for day, cell in zip(dates, cells)],
+                        "clauses": [{"clause": c, "amended": c in amended} for c in cited]})
+    return {"event": first["event"], "ordinance": first["ordinance"], "versions": in_force, "amended": list(amended),
+            "changed": changed, "unchanged": len(tab["rows"]) - len(changed)}
+
+
+@lru_cache(maxsize=256)
+def _amended(ordinance: str, versions: tuple[str | None, ...]) -> tuple[str, ...]:
+    return tuple(amended_clauses(ordinance, versions))
+
+
 def version_changes(events: Sequence[Event], ordinance: str, dates: Sequence[date],
                     kinds: Sequence[str] = DEFAULT_KINDS) -> list[dict[str, Any]]:
-    """What a change of the law changes: per event, only the conclusions whose value differs between the versions
-    in force on `dates` (the rows of compare --versions that differ), each with the clauses it cites and which of
-    them the amendment reworded. Over many events it is an amendment's impact report: an event with no `changed`
-    row keeps its answer."""
+    """What a change of the law changes, per event (event_changes), the events evaluated together, once per date.
+    Over many events it is an amendment's impact report: an event with no `changed` row keeps its answer."""
     [chosen] = check_ordinances([ordinance])
-    in_force = [version_on(chosen, day) for day in dates]
-    amended = amended_clauses(chosen, [v["version"] for v in in_force])
-    reports = []
-    for event, tab in zip(events, compare_versions(events, chosen, dates, kinds)):
-        columns = [o["column"] for o in tab["ordinances"]]
-        changed = []
-        for row in tab["rows"]:
-            cells = [row["cells"][c] for c in columns]
-            if len({(cell["state"], cell["text"]) for cell in cells}) == 1:
-                continue
-            cited = sorted({c for cell in cells for item in cell["items"] for c in item.get("clauses", ())})
-            changed.append({"kind": row["kind"], "name": row["name"], "label": row_label(row), "unit": row["unit"],
-                            "values": [{"as_of": day.isoformat(), "state": cell["state"], "text": cell["text"]}
-                                       for day, cell in zip(dates, cells)],
-                            "clauses": [{"clause": c, "amended": c in amended} for c in cited]})
-        reports.append({"event": event.id, "ordinance": chosen, "versions": in_force, "amended": amended,
-                        "changed": changed, "unchanged": len(tab["rows"]) - len(changed)})
-    return reports
+    by_date = _records_by_date(events, chosen, dates, versions=True)
+    return [event_changes([records[event.id] for records in by_date], dates, kinds) for event in events]
 
 
 def changes_to_csv(reports: Sequence[dict[str, Any]]) -> str:
