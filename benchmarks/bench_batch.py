@@ -83,6 +83,8 @@ def synthetic_events(count: int, seed: int = 0, v: dict | None = None) -> Iterat
         people = max(5, min(60_000, int(rng.lognormvariate(6.2, 1.4))))
         start = base + timedelta(days=rng.randrange(365), hours=rng.randrange(7, 21), minutes=rng.choice((0, 30)))
         end = start + timedelta(minutes=rng.choice((60, 180, 300, 480, 720, 900, 1440, 2220, 3000, 4200)))
+        if end.month in (3, 11) and end.hour in (1, 2):  # clear of the nights the clocks change (02:30 never is)
+            end = end.replace(hour=3, minute=0)
         kinds = sorted({rng.choice(COMMON_KINDS) if rng.random() < .8 else rng.choice(names["event_kinds"])
                         for _ in range(rng.randint(1, 2))})
         event: dict = {"id": f"ev-{i:07d}", "kinds": kinds, "attendance": {"expected_max": people},

@@ -82,7 +82,10 @@ def main() -> None:
             for command in args.commands.split(","):
                 for side, checkout in sides.items():
                     arguments = [a.format(file=files[n]) for a in COMMANDS[command]]
-                    runs.setdefault((n, command, side), []).append(measure(checkout, arguments, args.limit_mb))
+                    found = measure(checkout, arguments, args.limit_mb)
+                    runs.setdefault((n, command, side), []).append(found)
+                    print(f"{n} sessions, {command}, {side}: {found[0]:.1f} s, {found[1] // 1024:,} MB, exit {found[2]}",
+                          file=sys.stderr, flush=True)  # as it comes: a run of many sessions takes minutes
     rows = []
     for (n, command, side), found in runs.items():
         done = [r for r in found if r[2] == 0]
