@@ -428,3 +428,17 @@ def test_over_an_unknown_end_the_reading_from_sunset_counts_the_minutes_the_sun_
     assert "2027-08-06T20:26" in down - default  # the minute after the north-western sunset (8:25 p.m. CDT)
     lighting = [c for c in record["conclusions"] if c["name"] == "illumination_footcandles"]
     assert lighting and all(c.get("certainty") == "possible" for c in lighting)
+
+
+def test_explain_names_the_alternative_reading_chosen_at_the_step_that_rests_on_it():
+    """Chosen instead of the default, an alternative is stated by a note of its own name: the step of its clause
+    says it in the registry's words (before, only a default's note was found, by the interpretation's id)."""
+    from reasoner.law.registry import registry
+    from reasoner.modes.explain import explain
+    from reasoner.program import chosen_readings
+
+    with chosen_readings([(("trempealeau", "darkness_read_from_sun"), "sunset_to_sunrise")]):
+        tree = explain(event(DUSK), "trempealeau", "illumination_footcandles")
+    [alternative] = registry("trempealeau").interpretations["darkness_read_from_sun"].alternatives
+    assert tree["holds"] and all({"id": "sunset_to_sunrise", "clause": "6.01(3)6", "text": alternative.text}
+                                 in step["interpretations"] for step in tree["trees"])

@@ -310,20 +310,24 @@ class Explainer:
         the event under the clause of the step's rule."""
         if not ordinance or not clause:
             return []
+        # An alternative reading, when chosen, is stated by a note of its own name (encodings/vocabulary.lp): its words,
+        # about the steps its interpretation is about.
         interpretations = registry(ordinance).interpretations
+        readings = {**{i.id: (i.text, i.concerns) for i in interpretations.values()},
+                    **{a.id: (a.text, i.concerns) for i in interpretations.values() for a in i.alternatives}}
         note = OUTPUT["note"]
         if atom.name == "note":
             name = note.value(atom, "name")
-            return [{"id": name, "clause": clause, "text": interpretations[name].text}] if name in interpretations else []
+            return [{"id": name, "clause": clause, "text": readings[name][0]}] if name in readings else []
         found = []
         for atom_of_note in sorted(self._by_predicate.get(("note", note.arity), ())):
             name, cited = note.value(atom_of_note, "name"), note.value(atom_of_note, "clause")
-            if note.value(atom_of_note, "ordinance") != ordinance or name not in interpretations:
+            if note.value(atom_of_note, "ordinance") != ordinance or name not in readings:
                 continue
-            concerns = interpretations[name].concerns  # a reading about some steps of its clause: those only
+            text, concerns = readings[name]  # a reading about some steps of its clause: those only
             if (cited == clause and not concerns) or \
                     (concerns and atom.name in concerns and clause.startswith(cited)):
-                found.append({"id": name, "clause": cited, "text": interpretations[name].text})
+                found.append({"id": name, "clause": cited, "text": text})
         return found
 
     def _ordinance_of(self, rule: Rule, atom: clingo.Symbol) -> str | None:
