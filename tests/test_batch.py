@@ -20,6 +20,7 @@ from reasoner.events.atoms import event_atoms, facts_program
 from reasoner.batch.files import CSV_COLUMNS, BatchInputError
 from reasoner.cli import main
 from reasoner.events.loading import parse_events
+from reasoner.events.model import Event
 from reasoner.program import Program, SolveTimeout, solve, time_limit
 from reasoner.evaluate import evaluate_any
 from reasoner.quality.coverage import scenario_cases
@@ -61,6 +62,9 @@ def test_a_key_written_twice_makes_an_error_row(tmp_path):
     assert summary.failed == 1 and "'attendance' is written twice" in row["error"]
 
 
+ID_LENGTH = next(m.max_length for m in Event.model_fields["id"].metadata if hasattr(m, "max_length"))
+
+
 def scenario_events(step: int) -> list[dict]:
     """Every `step`-th scenario case of every ordinance as an event: valid events of every shape."""
     found = []
@@ -69,7 +73,8 @@ def scenario_events(step: int) -> list[dict]:
         by_file.setdefault(case.file, []).append(case)
     for file, cases in by_file.items():
         for index, case in enumerate(cases[::step]):
-            record = {**case.record, "id": f"{Path(file).stem}-{index}: {case.name}"}
+            # a case's name describes it at any length; an event's id is bounded (the event model's)
+            record = {**case.record, "id": f"{Path(file).stem}-{index}: {case.name}"[:ID_LENGTH]}
             found.append(json.loads(json.dumps(record, default=str)))  # dates as text, as in JSON
     return found
 
