@@ -420,7 +420,10 @@ def conclusions(ordinance: str | None, output_format: str) -> None:
 @click.option("--format", "output_format", type=click.Choice(["html", "markdown"]), default=None,
               help="html or markdown (default: by the suffix of --out).")
 @READING
-def report(event_file: str, ordinances: tuple[str, ...], output: str, output_format: str | None) -> None:
+@click.option("--readings", "with_readings", is_flag=True,
+              help="List the answers an alternative reading of the law moves (as evaluate --readings).")
+def report(event_file: str, ordinances: tuple[str, ...], output: str, output_format: str | None,
+           with_readings: bool) -> None:
     """Write one page for the events in EVENT_FILE to hand on: per ordinance, the status, every obligation with
     its arithmetic, deadlines as dates, shortfalls, grounds, the interpretations and the words of each clause cited.
 
@@ -432,7 +435,7 @@ def report(event_file: str, ordinances: tuple[str, ...], output: str, output_for
     fmt = output_format or ("markdown" if output.lower().endswith((".md", ".markdown")) else "html")
     if not _writable(output):
         raise InputError(f"{output}: cannot write there")
-    pages = service.report(_events(event_file), ordinances)
+    pages = service.report(_events(event_file), ordinances, depends_on_readings=with_readings)
     _write_whole(output, reporting.to_html(pages) if fmt == "html" else reporting.to_markdown(pages))
     render.errors.print(f"{output}: {len(pages)} page section(s) written", markup=False, highlight=False)
 

@@ -500,13 +500,13 @@ def sweep(events: Events, vary: str, ordinances: Sequence[str] = (), step: int |
         raise InputProblem(f"{events.name}: {error}") from None
 
 
-def report(events: Events, ordinances: Sequence[str] = ()) -> list[dict[str, Any]]:
+def report(events: Events, ordinances: Sequence[str] = (), depends_on_readings: bool = False) -> list[dict[str, Any]]:
     """`reasoner report`: the page's sections, per event and ordinance (reasoner.views.report's to_html and
-    to_markdown write them)."""
+    to_markdown write them); `depends_on_readings` adds the answers an alternative reading moves."""
     from reasoner.views.report import build
 
     names = chosen(ordinances)
-    return build(load(events), names)
+    return build(load(events), names, depends_on_readings)
 
 
 def check(ordinances: Sequence[str] = ()) -> list[Any]:

@@ -138,3 +138,27 @@ def test_the_page_renders_in_a_browser(tmp_path):
         assert chrome.save_screenshot(str(tmp_path / "narrow.png"))
     finally:
         chrome.quit()
+
+
+WEDDING = ROOT / "facts" / "events" / "farm-wedding.yaml"
+
+
+def test_with_readings_the_page_lists_what_turns_on_a_reading_and_without_it_nothing(tmp_path):
+    """Fulton exempts a wedding anywhere on the default reading; on listed_venues_only the farm wedding needs a
+    permit, so the page says that reading moves the status, and what else it moves (issue 29: the HTML report lists
+    the answers that depend on a reading)."""
+    html_out, markdown_out, plain_out = tmp_path / "r.html", tmp_path / "r.md", tmp_path / "plain.html"
+    for out, extra in ((html_out, ["--readings"]), (markdown_out, ["--readings"]), (plain_out, [])):
+        result = CliRunner().invoke(main, ["report", str(WEDDING), "-o", "fulton", "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html_out.read_text(encoding="utf-8"))
+    text = " ".join(" ".join(page.text).split())
+    assert "Readings of the text this answer turns on" in page.headings
+    assert "weddings_exempt_anywhere=listed_venues_only" in text and "status: exempt → permit required" in text
+    markdown = markdown_out.read_text(encoding="utf-8")
+    assert "### Readings of the text this answer turns on" in markdown
+    assert "- **weddings_exempt_anywhere=listed_venues_only**:" in markdown and "  - status: exempt → permit required" in markdown
+    plain = Page()
+    plain.feed(plain_out.read_text(encoding="utf-8"))
+    assert plain.headings == [h for h in page.headings if h != "Readings of the text this answer turns on"]

@@ -294,3 +294,13 @@ def test_the_report_is_a_download_of_the_page_the_cli_writes(server, tmp_path, f
 def test_a_report_of_a_bad_event_is_the_cli_s_422(server):
     status, answer = call(server, "POST", "/report", {"source": "id: broken\nattendance: [\n", "filename": "x.yaml"})
     assert status == 422 and "malformed YAML" in json.loads(answer)["message"]
+
+
+def test_a_report_with_depends_on_readings_is_the_page_report_readings_writes(server, tmp_path):
+    example = ROOT / "facts" / "events" / "farm-wedding.yaml"
+    written = tmp_path / "report.html"
+    code, output = cli("report", str(example), "-o", "fulton", "--readings", "--out", str(written))
+    assert code == 0, output
+    status, answer = call(server, "POST", "/report", {**source(example), "ordinances": ["fulton"],
+                                                      "depends_on_readings": True})
+    assert status == 200 and answer == written.read_bytes() and b"turns on" in answer

@@ -81,6 +81,51 @@ READING_LABELS: dict[str, str] = {
 }
 
 
+def reading_value(value: Any) -> str:
+    """An answer's value on one reading (modes/readings.py `answers`), in words."""
+    if value is None:
+        return "does not hold"
+    if isinstance(value, list):  # over unknown facts: each value the answer takes, certain or possible
+        return ", ".join(f"{reading_value(v['value'])} ({v['certainty']})" for v in value)
+    if value is True:
+        return "holds"
+    return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def certainty_words(value: Any) -> str:
+    """Over unknown facts, " (possible)" after an answer that holds in some completions only."""
+    if isinstance(value, list) and value and all(v["certainty"] == "possible" for v in value):
+        return " (possible)"
+    return ""
+
+
+def moved_by_reading(depends: list[dict[str, Any]]) -> list[tuple[tuple[str, str], int, list[tuple[str, str]]]]:
+    """`depends_on_readings` grouped by the reading that moves them: per (interpretation, reading), how many answers
+    move, and the status first, then what newly holds, no longer holds, and changes, each as (words, what)."""
+    by_reading: dict[tuple[str, str], list[tuple[dict[str, Any], Any]]] = {}
+    for item in depends:
+        for under in item["readings"]:
+            by_reading.setdefault((under["interpretation"], under["reading"]), []).append((item, under["value"]))
+    grouped = []
+    for key, moved in by_reading.items():
+        lines: list[tuple[str, str]] = []
+        gained, lost, changed = [], [], []
+        for item, value in moved:
+            what = item["name"].replace("_", " ")
+            if item["kind"] == "status":
+                lines.append(("status", f"{reading_value(item['default'])} → {reading_value(value)}"))
+            elif item["default"] is None:
+                gained.append(what + certainty_words(value))
+            elif value is None:
+                lost.append(what + certainty_words(item["default"]))
+            else:
+                changed.append(f"{what} {reading_value(item['default'])} → {reading_value(value)}")
+        lines += [(words, ", ".join(names)) for words, names in
+                  (("now holds", gained), ("no longer holds", lost), ("changes", changed)) if names]
+        grouped.append((key, len(moved), lines))
+    return grouped
+
+
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.replace("_", " "))
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from reasoner.law.labels import KIND_LABELS, WHATIF_LABELS, phrase
+from reasoner.law.labels import KIND_LABELS, WHATIF_LABELS, certainty_words, moved_by_reading, phrase, reading_value
 from reasoner.law.registry import metadata_line, registry
 from reasoner.law.vocabulary import vocabulary
 
@@ -208,8 +208,8 @@ def _depending_lines(depending: list[dict[str, Any]]) -> Text:
     lines = Text("Depends on a reading of the law:\n", style="bold")
     for item in depending:
         what = "status" if item["kind"] == "status" else item["name"].replace("_", " ")
-        others = "; ".join(f"{u['interpretation']}={u['reading']}: {_reading_value(u['value'])}" for u in item["readings"])
-        lines.append(f"  • {what}: {_reading_value(item['default'])} (reading applied); {others}\n", style="yellow")
+        others = "; ".join(f"{u['interpretation']}={u['reading']}: {reading_value(u['value'])}" for u in item["readings"])
+        lines.append(f"  • {what}: {reading_value(item['default'])} (reading applied); {others}\n", style="yellow")
     return lines
 
 
@@ -343,8 +343,8 @@ def print_explanation(report: dict[str, Any]) -> None:
     for item in report.get("rests_on_readings", ()):
         what = "status" if item["kind"] == "status" else item["name"].replace("_", " ")
         for under in item["readings"]:
-            root.add(Text(f"rests on a reading: {what}: {_reading_value(item['default'])} on the reading applied, "
-                          f"{_reading_value(under['value'])} on {under['interpretation']}={under['reading']}",
+            root.add(Text(f"rests on a reading: {what}: {reading_value(item['default'])} on the reading applied, "
+                          f"{reading_value(under['value'])} on {under['interpretation']}={under['reading']}",
                           style="yellow"))
     console.print(root)
 
@@ -459,23 +459,6 @@ def print_questions(report: dict[str, Any]) -> None:
     console.print(root)
 
 
-def _reading_value(value: Any) -> str:
-    if value is None:
-        return "does not hold"
-    if isinstance(value, list):  # over unknown facts: each value the answer takes, certain or possible
-        return ", ".join(f"{_reading_value(v['value'])} ({v['certainty']})" for v in value)
-    if value is True:
-        return "holds"
-    return str(value).replace("_", " ") if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def _certainty_words(value: Any) -> str:
-    """Over unknown facts, " (possible)" after an answer that holds in some completions only."""
-    if isinstance(value, list) and value and all(v["certainty"] == "possible" for v in value):
-        return " (possible)"
-    return ""
-
-
 def print_readings(results: list[dict[str, Any]]) -> None:
     """`reasoner readings`: per ordinance, the choices between readings and the answers that turn on one."""
     for result in results:
@@ -493,28 +476,11 @@ def print_readings(results: list[dict[str, Any]]) -> None:
         if not result["depends_on_readings"]:
             root.add(Text("no answer for this event depends on a reading: each holds whatever the reading", style="green"))
         else:
-            # grouped by the reading that moves them: the status first, then what newly holds, no longer holds, changes
-            by_reading: dict[tuple[str, str], list[tuple[dict[str, Any], Any]]] = {}
-            for item in result["depends_on_readings"]:
-                for under in item["readings"]:
-                    by_reading.setdefault((under["interpretation"], under["reading"]), []).append((item, under["value"]))
-            for (interpretation, reading), moved in by_reading.items():
-                branch = root.add(Text(f"on the reading {interpretation}={reading}, {len(moved)} answer(s) change",
+            for (interpretation, reading), count, lines in moved_by_reading(result["depends_on_readings"]):
+                branch = root.add(Text(f"on the reading {interpretation}={reading}, {count} answer(s) change",
                                        style="yellow"))
-                gained, lost, changed = [], [], []
-                for item, value in moved:
-                    what = item["name"].replace("_", " ")
-                    if item["kind"] == "status":
-                        branch.add(Text(f"status: {_reading_value(item['default'])} → {_reading_value(value)}", style="bold"))
-                    elif item["default"] is None:
-                        gained.append(what + _certainty_words(value))
-                    elif value is None:
-                        lost.append(what + _certainty_words(item["default"]))
-                    else:
-                        changed.append(f"{what} {_reading_value(item['default'])} → {_reading_value(value)}")
-                for words, names in (("now holds", gained), ("no longer holds", lost), ("changes", changed)):
-                    if names:
-                        branch.add(f"{words}: {', '.join(names)}")
+                for words, what in lines:
+                    branch.add(Text(f"{words}: {what}", style="bold") if words == "status" else f"{words}: {what}")
         combined = result.get("every_combination")
         if combined:
             root.add(Text(f"over all {combined['combinations']} combinations of readings: {combined['hold_under_every']} "

@@ -11,7 +11,7 @@ from typing import Any
 
 from reasoner.events.model import Event
 from reasoner.events.rules import RangeBase
-from reasoner.law.labels import KIND_LABELS, STATUS_LABELS, heading, phrase
+from reasoner.law.labels import KIND_LABELS, READING_LABELS, STATUS_LABELS, heading, moved_by_reading, phrase
 from reasoner.law.registry import registry
 from reasoner.law.vocabulary import vocabulary
 
@@ -124,13 +124,19 @@ def _heading_of(pages: list[dict[str, Any]], text: Any = str) -> tuple[str, str]
             "Event " + ", ".join(text(p["event"]) for p in pages))
 
 
-def build(events: Sequence[Event], ordinances: Sequence[str]) -> list[dict[str, Any]]:
+def build(events: Sequence[Event], ordinances: Sequence[str], depends_on_readings: bool = False) -> list[dict[str, Any]]:
     """Per event and ordinance: the record `evaluate` gives, each conclusion with the sentence that derives it,
-    and the cited clauses with their words."""
+    and the cited clauses with their words; with `depends_on_readings`, the answers an alternative reading moves
+    (evaluate --readings)."""
     from reasoner.evaluate import evaluate_any
 
+    records = evaluate_any(events, ordinances)
+    if depends_on_readings:
+        from reasoner.modes.readings import with_dependencies
+
+        records = with_dependencies(list(events), records)
     pages = []
-    for record in evaluate_any(events, ordinances):
+    for record in records:
         event = next(e for e in events if e.id == record["event"])
         sentences = {} if event.has_unknowns else _arithmetic(event, record["ordinance"])
         reg = registry(record["ordinance"])
@@ -190,6 +196,11 @@ def to_html(pages: list[dict[str, Any]]) -> str:
             for item in readings:
                 out.append(f'<div class="reading"><b>{e(item["name"].replace("_", " "))}</b> '
                            f'<span class="clause">[{e(", ".join(item["clauses"]))}]</span>: {e(item.get("text") or "")}</div>')
+        if page.get("depends_on_readings"):
+            out.append(f"<h3>{e(heading(READING_LABELS['section']))}</h3>")
+            for (interpretation, reading), count, lines in moved_by_reading(page["depends_on_readings"]):
+                out.append(f'<div class="reading"><b>{e(interpretation)}={e(reading)}</b>: {count:,} answer(s) change'
+                           "<ul>" + "".join(f"<li>{e(words)}: {e(what)}</li>" for words, what in lines) + "</ul></div>")
         if page["cited"]:
             out.append("<h3>The clauses cited</h3>")
             for clause in page["cited"]:
@@ -232,6 +243,12 @@ def to_markdown(pages: list[dict[str, Any]]) -> str:
         if readings:
             out += [f"### {KIND_LABELS['interpretation']}", ""] + [f"- **{c['name']}** [{', '.join(c['clauses'])}]: {c.get('text') or ''}"
                                                   for c in readings] + [""]
+        if page.get("depends_on_readings"):
+            out += [f"### {heading(READING_LABELS['section'])}", ""]
+            for (interpretation, reading), count, lines in moved_by_reading(page["depends_on_readings"]):
+                out += [f"- **{interpretation}={reading}**: {count:,} answer(s) change"]
+                out += [f"  - {words}: {markdown_text(what)}" for words, what in lines]
+            out += [""]
         if page["cited"]:
             out += ["### The clauses cited", ""]
             for clause in page["cited"]:

@@ -98,6 +98,8 @@ class WhatifRequest(EventInput):
 class ReportRequest(EventInput):
     ordinances: list[str] = Field([], description="Ordinance names (default: every encoded one).")
     format: Literal["html", "markdown"] = Field("html", description="The page as HTML or as Markdown.")
+    depends_on_readings: bool = Field(False, description="List the answers an alternative reading of the law moves, "
+                                                         "as report --readings.")
 
 
 class CompareRequest(EventInput):
