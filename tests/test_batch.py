@@ -410,8 +410,7 @@ def test_unusable_input_exits_2(tmp_path, monkeypatch, args, message):
 
 def test_dask_local_cluster_gives_the_same_rows(mixed, tmp_path):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+    with local_cluster(distributed, threads_per_worker=2) as cluster:
         out = tmp_path / "out.jsonl"
         summary = run_batch(mixed["path"], out, scheduler=cluster.scheduler_address, chunk_size=32)
     assert_rows_match(read_jsonl(out), mixed["expected"])
@@ -428,11 +427,23 @@ def test_a_malformed_scheduler_address_is_exit_2_naming_it(tmp_path, monkeypatch
     assert "not a scheduler address" in result.output and "Traceback" not in result.output
 
 
+def local_cluster(distributed, **options):
+    """A LocalCluster of one worker process. distributed gives its IO loop thread 10 s to start and asserts on it,
+    which a loaded machine can miss (it failed so in a fresh-clone CI run, 4,483 other tests passing): tried again,
+    since what is tested is the batch, not distributed's start-up."""
+    for attempt in range(3):
+        try:
+            return distributed.LocalCluster(n_workers=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                                            **options)
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
 def test_a_scheduler_lost_mid_run_is_a_fault_exit_4_and_resumable(mixed, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "out.jsonl"
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+    cluster = local_cluster(distributed, threads_per_worker=1)
     try:
         def lose_the_scheduler(summary, position, size):  # after the first chunk is written
             cluster.close()
