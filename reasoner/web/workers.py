@@ -13,7 +13,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
-import resource
 import shutil
 import tempfile
 import threading
@@ -89,7 +88,7 @@ def _serve(connection: Connection, memory_limit: int | None = None) -> None:
             answer = (False, problem)
         except MemoryError:  # past the server's --memory-limit, which each worker inherits
             written.discard()
-            answer = (False, library.out_of_memory(resource.getrlimit(resource.RLIMIT_AS)[0] >> 20))
+            answer = (False, library.out_of_memory(memory_limit or 0))
         except Exception as error:  # noqa: BLE001 - sent to the server, which answers 500
             written.discard()
             answer = (False, RuntimeError(f"{type(error).__name__}: {error}"))
